@@ -1,0 +1,156 @@
+//! Command-line arguments of `settle replay`, parsed by hand (two flags do not need a crate).
+
+use std::path::PathBuf;
+
+pub(crate) const USAGE: &str = "\
+usage: settle replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
+                     [--emit full|settled|final]
+
+Feeds a recorded model response to the settle scanner and prints one NDJSON line per chunk
+(the snapshot and the values that settled in it), then a final `done` line.
+
+  --strict          accept RFC 8259 JSON only (default: lenient, tolerating prose, fences,
+                    <think> blocks, comments and trailing commas)
+  --chunks FILE     NDJSON file, one JSON string literal per line, each line one chunk
+  --split N         read all of stdin and feed it N bytes at a time
+                    (neither: feed stdin as it is read)
+  --max-bytes N     byte cap over everything fed (default 67108864)
+  --max-depth N     nesting cap, the root container being depth 1 (default 128)
+  --emit MODE       full (default): snapshot and settled values per chunk;
+                    settled: settled values only; final: only the done line
+
+exit status: 0 after a value, 1 after an error, 2 on a usage error";
+
+/// What `--emit` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Emit {
+    Full,
+    Settled,
+    Final,
+}
+
+/// Where chunks come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// stdin, one chunk per read.
+    Stdin,
+    /// stdin read whole, fed `n` bytes at a time.
+    Split(usize),
+    /// A file of JSON string literals, one chunk per line.
+    Chunks(PathBuf),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Replay {
+    pub(crate) options: settle::Options,
+    pub(crate) source: Source,
+    pub(crate) emit: Emit,
+}
+
+/// What the command line asked for.
+#[derive(Debug)]
+pub(crate) enum Command {
+    Help,
+    Replay(Replay),
+}
+
+/// Parses the arguments after the program name.
+pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+    let mut args = args.into_iter();
+    match args.next().as_deref() {
+        Some("replay") => {}
+        Some("-h" | "--help" | "help") => return Ok(Command::Help),
+        Some(other) => return Err(format!("unknown command `{other}`")),
+        None => return Err("missing command".to_string()),
+    }
+    let mut options = settle::Options::default();
+    let mut source = Source::Stdin;
+    let mut emit = Emit::Full;
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("`{name}` needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--strict" => options.strict = true,
+            "--chunks" => {
+                if source != Source::Stdin {
+                    return Err("use either `--chunks` or `--split`, not both".to_string());
+                }
+                source = Source::Chunks(PathBuf::from(value("--chunks")?));
+            }
+            "--split" => {
+                if source != Source::Stdin {
+                    return Err("use either `--chunks` or `--split`, not both".to_string());
+                }
+                let n: usize = number("--split", &value("--split")?)?;
+                if n == 0 {
+                    return Err("`--split` needs a positive number of bytes".to_string());
+                }
+                source = Source::Split(n);
+            }
+            "--max-bytes" => options.max_bytes = number("--max-bytes", &value("--max-bytes")?)?,
+            "--max-depth" => options.max_depth = number("--max-depth", &value("--max-depth")?)?,
+            "--emit" => {
+                emit = match value("--emit")?.as_str() {
+                    "full" => Emit::Full,
+                    "settled" => Emit::Settled,
+                    "final" => Emit::Final,
+                    other => {
+                        return Err(format!(
+                            "`--emit` takes full, settled or final, not `{other}`"
+                        ));
+                    }
+                }
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    Ok(Command::Replay(Replay {
+        options,
+        source,
+        emit,
+    }))
+}
+
+fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("`{name}` needs a non-negative integer, not `{text}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(line: &str) -> Result<Command, String> {
+        parse(line.split_whitespace().map(String::from))
+    }
+
+    #[test]
+    fn parses_every_flag() {
+        let Ok(Command::Replay(r)) =
+            parse_str("replay --strict --split 7 --max-bytes 100 --max-depth 3 --emit settled")
+        else {
+            panic!("expected a replay command");
+        };
+        assert!(r.options.strict);
+        assert_eq!(r.source, Source::Split(7));
+        assert_eq!(r.options.max_bytes, 100);
+        assert_eq!(r.options.max_depth, 3);
+        assert_eq!(r.emit, Emit::Settled);
+    }
+
+    #[test]
+    fn rejects_bad_usage() {
+        for line in [
+            "",
+            "replay --split 0",
+            "replay --split x",
+            "replay --emit all",
+            "replay --chunks a --split 2",
+            "replay --bogus",
+            "replay --max-depth",
+            "parse",
+        ] {
+            assert!(parse_str(line).is_err(), "{line:?} should be a usage error");
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The replay loop: feed each chunk, print its line, print the done line.
+
+use crate::args::{Emit, Replay};
+use crate::source::Chunks;
+use settle::{DynamicStream, Error, ErrorKind};
+use std::io::{self, Write};
+
+/// Why a replay could not run to its done line.
+pub(crate) enum Failure {
+    Usage(String),
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+/// Runs the replay; `Ok(true)` after a value, `Ok(false)` after an error line.
+///
+/// The next chunk is read before the current chunk's line is printed, so that a value
+/// settled by the end of the input (a root number) is reported with the last chunk.
+pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
+    let mut chunks = Chunks::open(&replay.source).map_err(Failure::Usage)?;
+    let live = chunks.is_live();
+    let mut stream = if replay.emit == Emit::Final {
+        DynamicStream::without_settled(replay.options.clone())
+    } else {
+        DynamicStream::new(replay.options.clone())
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut line = String::new();
+    let mut current = Vec::new();
+    let mut next = Vec::new();
+    let mut more = chunks.next_chunk(&mut current)?;
+    let mut index = 0u64;
+    let mut outcome: Option<Result<(), Error>> = None;
+    while more {
+        if let Err(error) = stream.feed(&current) {
+            write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
+            outcome = Some(Err(error));
+            break;
+        }
+        more = chunks.next_chunk(&mut next)?;
+        if !more {
+            outcome = Some(stream.finish().map(|_| ()));
+        }
+        write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
+        if live {
+            out.flush()?;
+        }
+        std::mem::swap(&mut current, &mut next);
+        index += 1;
+    }
+    let outcome = match outcome {
+        Some(outcome) => outcome,
+        None => stream.finish().map(|_| ()),
+    };
+    line.clear();
+    let ok = match outcome {
+        Ok(()) => {
+            line.push_str(r#"{"done":true,"value":"#);
+            if let Some(value) = stream.snapshot() {
+                value.write_json(&mut line);
+            }
+            line.push('}');
+            true
+        }
+        Err(error) => {
+            write_error(&mut line, &error);
+            false
+        }
+    };
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(ok)
+}
+
+/// One chunk line, as `--emit` asks.
+fn write_chunk(
+    out: &mut impl Write,
+    line: &mut String,
+    emit: Emit,
+    index: u64,
+    stream: &DynamicStream,
+) -> io::Result<()> {
+    if emit == Emit::Final {
+        return Ok(());
+    }
+    line.clear();
+    line.push_str(r#"{"chunk":"#);
+    line.push_str(&index.to_string());
+    if emit == Emit::Full {
+        line.push_str(r#","snapshot":"#);
+        match stream.snapshot() {
+            Some(value) => value.write_json(line),
+            None => line.push_str("null"),
+        }
+    }
+    line.push_str(r#","settled":["#);
+    for (i, (path, value)) in stream.settled().enumerate() {
+        if i > 0 {
+            line.push(',');
+        }
+        line.push_str(r#"{"path":"#);
+        push_json_str(line, path);
+        line.push_str(r#","value":"#);
+        value.write_json(line);
+        line.push('}');
+    }
+    line.push_str("]}");
+    writeln!(out, "{line}")
+}
+
+fn write_error(line: &mut String, error: &Error) {
+    line.push_str(r#"{"done":true,"error":{"kind":"#);
+    push_json_str(line, kind_name(error.kind()));
+    line.push_str(r#","message":"#);
+    push_json_str(line, &error.to_string());
+    line.push_str(r#","offset":"#);
+    line.push_str(&error.offset().to_string());
+    line.push_str("}}");
+}
+
+fn kind_name(kind: ErrorKind) -> &'static str {
+    kind.as_str()
+}
+
+fn push_json_str(line: &mut String, s: &str) {
+    // serde_json's string escaping cannot fail for a `&str`.
+    match serde_json::to_string(s) {
+        Ok(quoted) => line.push_str(&quoted),
+        Err(_) => line.push_str("\"\""),
+    }
+}

@@ -1,0 +1,226 @@
+//! The partial value tree: an arena of nodes updated in place, read through [`ValueRef`].
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// Objects at most this wide are searched linearly for duplicate keys; wider ones get an
+/// index.
+const INDEX_AT: usize = 8;
+
+#[derive(Debug, Clone)]
+pub(crate) enum Node {
+    Null,
+    Bool(bool),
+    /// The number's exact source text.
+    Number(Box<str>),
+    String(String),
+    Array(Vec<usize>),
+    Object(Members),
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Members {
+    pub(crate) entries: Vec<(Box<str>, usize)>,
+    index: Option<HashMap<Box<str>, usize>>,
+}
+
+impl Members {
+    /// Adds a member; a key seen before keeps its position and takes the new value (the
+    /// last one wins, as in serde_json). Returns true for such a duplicate.
+    pub(crate) fn insert(&mut self, key: &str, node: usize) -> bool {
+        let found = match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.entries.iter().position(|(k, _)| &**k == key),
+        };
+        if let Some(slot) = found.and_then(|pos| self.entries.get_mut(pos)) {
+            slot.1 = node;
+            return true;
+        }
+        let pos = self.entries.len();
+        self.entries.push((key.into(), node));
+        match &mut self.index {
+            Some(index) => {
+                index.insert(key.into(), pos);
+            }
+            None if self.entries.len() > INDEX_AT => {
+                let index = self
+                    .entries
+                    .iter()
+                    .enumerate()
+                    .map(|(pos, (k, _))| (k.clone(), pos))
+                    .collect();
+                self.index = Some(index);
+            }
+            None => {}
+        }
+        false
+    }
+}
+
+/// A JSON value as far as it has arrived: strings may be prefixes of their final text,
+/// containers may be missing members, nothing else is partial.
+#[derive(Debug, Clone, Default)]
+pub struct PartialValue {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) root: Option<usize>,
+}
+
+impl PartialValue {
+    /// The root, once the value has begun.
+    pub fn root(&self) -> Option<ValueRef<'_>> {
+        self.root.map(|id| ValueRef { tree: self, id })
+    }
+
+    pub(crate) fn node(&self, id: usize) -> Option<&Node> {
+        self.nodes.get(id)
+    }
+
+    pub(crate) fn at(&self, id: usize) -> ValueRef<'_> {
+        ValueRef { tree: self, id }
+    }
+}
+
+/// A borrowed view of one value in a [`PartialValue`]. `Display` writes it as JSON, numbers
+/// in their exact source text.
+#[derive(Clone, Copy)]
+pub struct ValueRef<'a> {
+    tree: &'a PartialValue,
+    id: usize,
+}
+
+/// What a [`ValueRef`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl<'a> ValueRef<'a> {
+    fn node(&self) -> &'a Node {
+        self.tree.node(self.id).unwrap_or(&Node::Null)
+    }
+
+    /// What this value is.
+    pub fn kind(&self) -> Kind {
+        match self.node() {
+            Node::Null => Kind::Null,
+            Node::Bool(_) => Kind::Bool,
+            Node::Number(_) => Kind::Number,
+            Node::String(_) => Kind::String,
+            Node::Array(_) => Kind::Array,
+            Node::Object(_) => Kind::Object,
+        }
+    }
+
+    /// The text of a string (possibly a prefix of the final string).
+    pub fn as_str(&self) -> Option<&'a str> {
+        match self.node() {
+            Node::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A number's exact source text, e.g. `"1e400"`.
+    pub fn as_number_text(&self) -> Option<&'a str> {
+        match self.node() {
+            Node::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// A boolean's value.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.node() {
+            Node::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// Elements of an array or members of an object arrived so far (0 for scalars).
+    pub fn len(&self) -> usize {
+        match self.node() {
+            Node::Array(items) => items.len(),
+            Node::Object(members) => members.entries.len(),
+            _ => 0,
+        }
+    }
+
+    /// True for empty containers and for scalars.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The array element at `index`.
+    pub fn index(&self, index: usize) -> Option<ValueRef<'a>> {
+        match self.node() {
+            Node::Array(items) => items.get(index).map(|&id| self.tree.at(id)),
+            _ => None,
+        }
+    }
+
+    /// The object member named `key`.
+    pub fn get(&self, key: &str) -> Option<ValueRef<'a>> {
+        match self.node() {
+            Node::Object(members) => members
+                .entries
+                .iter()
+                .find(|(k, _)| &**k == key)
+                .map(|&(_, id)| self.tree.at(id)),
+            _ => None,
+        }
+    }
+
+    /// An object's members in arrival order (empty for other kinds).
+    pub fn members(&self) -> impl Iterator<Item = (&'a str, ValueRef<'a>)> + 'a {
+        let tree = self.tree;
+        let entries: &'a [(Box<str>, usize)] = match self.node() {
+            Node::Object(members) => &members.entries,
+            _ => &[],
+        };
+        entries.iter().map(move |(k, id)| (&**k, tree.at(*id)))
+    }
+
+    /// An array's elements (empty for other kinds).
+    pub fn elements(&self) -> impl Iterator<Item = ValueRef<'a>> + 'a {
+        let tree = self.tree;
+        let items: &'a [usize] = match self.node() {
+            Node::Array(items) => items,
+            _ => &[],
+        };
+        items.iter().map(move |&id| tree.at(id))
+    }
+
+    /// The value as JSON text.
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        super::write::write_json(self.tree, self.id, &mut out);
+        out
+    }
+
+    /// Appends the value as JSON text to `out`.
+    pub fn write_json(&self, out: &mut String) {
+        super::write::write_json(self.tree, self.id, out);
+    }
+}
+
+impl fmt::Display for ValueRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_json())
+    }
+}
+
+impl fmt::Debug for ValueRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ValueRef({})", self.to_json())
+    }
+}

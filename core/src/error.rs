@@ -1,0 +1,216 @@
+//! Errors: what went wrong, where, and whether more input could have fixed it.
+
+use std::fmt;
+
+/// What kind of failure ended a stream. Match on it to decide what to do next.
+///
+/// ```
+/// let err = settle::DynamicStream::new(settle::Options::default())
+///     .finish()
+///     .unwrap_err();
+/// assert_eq!(err.kind(), settle::ErrorKind::NoStructure);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended inside the value: more bytes would have completed it.
+    Truncated,
+    /// The input is not JSON, even read leniently.
+    Invalid,
+    /// No value ever started: the input ended, or the idle limit passed, in prose.
+    NoStructure,
+    /// More bytes were fed than the byte cap allows.
+    TooLarge,
+    /// Containers nested deeper than the depth cap allows.
+    TooDeep,
+}
+
+impl ErrorKind {
+    /// The snake-case name used on the command line and in NDJSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::Invalid => "invalid",
+            ErrorKind::NoStructure => "no_structure",
+            ErrorKind::TooLarge => "too_large",
+            ErrorKind::TooDeep => "too_deep",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why the scanner stopped, in words. Kept small and `Copy`; the text is produced on display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub(crate) enum Reason {
+    EofWhileParsingObject,
+    EofWhileParsingArray,
+    EofWhileParsingString,
+    EofWhileParsingNumber,
+    EofWhileParsingValue,
+    EofInTentativeRoot,
+    EofBeforeValue,
+    EofInThink,
+    IdleLimit(u64),
+    ExpectedColon,
+    ExpectedCommaOrEnd,
+    ExpectedKey,
+    ExpectedValue,
+    TrailingComma,
+    TrailingCharacters,
+    ControlCharacterInString,
+    InvalidEscape,
+    InvalidHexEscape,
+    LoneSurrogate,
+    InvalidUtf8,
+    InvalidNumber,
+    LeadingZero,
+    InvalidLiteral,
+    CommentInStrict,
+    InvalidComment,
+    TooLarge(u64),
+    TooDeep(usize),
+}
+
+impl Reason {
+    pub(crate) fn kind(self) -> ErrorKind {
+        use Reason::*;
+        match self {
+            EofWhileParsingObject
+            | EofWhileParsingArray
+            | EofWhileParsingString
+            | EofWhileParsingNumber
+            | EofWhileParsingValue
+            | EofInTentativeRoot => ErrorKind::Truncated,
+            EofBeforeValue | EofInThink | IdleLimit(_) => ErrorKind::NoStructure,
+            TooLarge(_) => ErrorKind::TooLarge,
+            TooDeep(_) => ErrorKind::TooDeep,
+            _ => ErrorKind::Invalid,
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Reason::*;
+        match self {
+            EofWhileParsingObject => f.write_str("EOF while parsing an object"),
+            EofWhileParsingArray => f.write_str("EOF while parsing an array"),
+            EofWhileParsingString => f.write_str("EOF while parsing a string"),
+            EofWhileParsingNumber => f.write_str("EOF while parsing a number"),
+            EofWhileParsingValue => f.write_str("EOF while parsing a value"),
+            EofInTentativeRoot => f.write_str("EOF while parsing a value that began in prose"),
+            EofBeforeValue => f.write_str("no JSON object or array in the input"),
+            EofInThink => f.write_str("EOF inside a <think> block, before any JSON value"),
+            IdleLimit(n) => write!(f, "no JSON value started within the first {n} bytes"),
+            ExpectedColon => f.write_str("expected `:`"),
+            ExpectedCommaOrEnd => f.write_str("expected `,` or the end of the container"),
+            ExpectedKey => f.write_str("key must be a string"),
+            ExpectedValue => f.write_str("expected value"),
+            TrailingComma => f.write_str("trailing comma"),
+            TrailingCharacters => f.write_str("trailing characters"),
+            ControlCharacterInString => {
+                f.write_str("control character (\\u0000-\\u001F) found while parsing a string")
+            }
+            InvalidEscape => f.write_str("invalid escape"),
+            InvalidHexEscape => f.write_str("invalid \\u escape: expected 4 hex digits"),
+            LoneSurrogate => f.write_str("lone surrogate in hex escape"),
+            InvalidUtf8 => f.write_str("invalid UTF-8 in string"),
+            InvalidNumber => f.write_str("invalid number"),
+            LeadingZero => f.write_str("invalid number: leading zero"),
+            InvalidLiteral => f.write_str("expected `true`, `false` or `null`"),
+            CommentInStrict => f.write_str("comments are not allowed in strict mode"),
+            InvalidComment => f.write_str("expected `//` or `/*` to start a comment"),
+            TooLarge(n) => write!(f, "input exceeds the byte limit of {n} bytes"),
+            TooDeep(n) => write!(f, "nesting exceeds the depth limit of {n}"),
+        }
+    }
+}
+
+/// A failed stream: a [`ErrorKind`], the byte offset in the input (every byte fed counts,
+/// prose included), the 1-based line and column of that byte, and a message.
+///
+/// The value read before the failure is kept by the stream that returned the error.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<ErrorImpl>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ErrorImpl {
+    reason: Reason,
+    offset: u64,
+    line: u64,
+    column: u64,
+}
+
+impl Error {
+    #[cold]
+    pub(crate) fn new(reason: Reason, offset: u64, line: u64, column: u64) -> Self {
+        Error(Box::new(ErrorImpl {
+            reason,
+            offset,
+            line,
+            column,
+        }))
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        self.0.reason.kind()
+    }
+
+    /// Byte offset in the input at which the error was detected.
+    pub fn offset(&self) -> u64 {
+        self.0.offset
+    }
+
+    /// 1-based line of [`Error::offset`].
+    pub fn line(&self) -> u64 {
+        self.0.line
+    }
+
+    /// 1-based column, in bytes, of [`Error::offset`].
+    pub fn column(&self) -> u64 {
+        self.0.column
+    }
+
+    /// True when more input could have completed the value ([`ErrorKind::Truncated`]).
+    pub fn is_incomplete(&self) -> bool {
+        self.kind() == ErrorKind::Truncated
+    }
+
+    /// The message without the position, e.g. `expected ':'`.
+    pub fn reason(&self) -> String {
+        self.0.reason.to_string()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at line {} column {} (byte {})",
+            self.0.reason, self.0.line, self.0.column, self.0.offset
+        )
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Error({:?}, {:?}, offset: {}, line: {}, column: {})",
+            self.kind(),
+            self.0.reason.to_string(),
+            self.0.offset,
+            self.0.line,
+            self.0.column
+        )
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,206 @@
+//! What models wrap around JSON: prose, fences, `<think>` blocks, comments, text after the
+//! root. Strict mode reaches only [`Scanner::after_root`] and rejects comments.
+
+use super::state::State;
+use super::tables::{PROSE_STOP, is_fence_tag, is_ws};
+use super::{Scanner, Step, stop};
+use crate::error::Reason;
+use crate::sink::Sink;
+
+const THINK_OPEN: &[u8] = b"<thinking>";
+const THINK_SHORT_LEN: usize = b"<think>".len();
+const THINK_CLOSE: &[u8] = b"</think>";
+const THINKING_CLOSE: &[u8] = b"</thinking>";
+
+impl Scanner {
+    /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
+    pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
+        let rest = b.get(i..).unwrap_or_default();
+        let skip = rest
+            .iter()
+            .position(|&c| PROSE_STOP[usize::from(c)])
+            .unwrap_or(rest.len());
+        let (skipped, tail) = rest.split_at(skip);
+        if !self.preamble.prose_seen && skipped.iter().any(|&c| !is_ws(c)) {
+            self.preamble.prose_seen = true;
+        }
+        let at = i + skip;
+        if self.idle_bytes(at) > self.options.idle_limit {
+            return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
+        }
+        match tail.first() {
+            None => Ok(at),
+            Some(&c @ (b'{' | b'[')) => self.start_root(c, at, sink),
+            Some(b'`') => {
+                self.preamble.ticks = 1;
+                self.state = State::FenceTicks;
+                Ok(at + 1)
+            }
+            Some(_) => {
+                self.preamble.tag_pos = 1;
+                self.preamble.long_tag = false;
+                self.state = State::ThinkOpen;
+                Ok(at + 1)
+            }
+        }
+    }
+
+    /// Counting backticks: three or more open a fence.
+    pub(super) fn fence_ticks(&mut self, b: &[u8], i: usize) -> Step {
+        match b.get(i) {
+            Some(b'`') => {
+                self.preamble.ticks = self.preamble.ticks.saturating_add(1);
+                Ok(i + 1)
+            }
+            Some(_) if self.preamble.ticks >= 3 => {
+                self.state = State::FenceTag;
+                Ok(i)
+            }
+            Some(_) => {
+                self.preamble.prose_seen = true;
+                self.state = State::Prose;
+                Ok(i)
+            }
+            None => Ok(i),
+        }
+    }
+
+    /// The fence's language tag. A newline ends the marker: a root right after it is the
+    /// fenced value, not a tentative one.
+    pub(super) fn fence_tag(&mut self, b: &[u8], mut i: usize) -> Step {
+        while let Some(&c) = b.get(i) {
+            if c == b'\n' {
+                self.preamble.prose_seen = false;
+                self.state = State::Prose;
+                return Ok(i + 1);
+            }
+            if !is_fence_tag(c) {
+                self.preamble.prose_seen = true;
+                self.state = State::Prose;
+                return Ok(i);
+            }
+            i += 1;
+        }
+        Ok(i)
+    }
+
+    /// Matching `<think>` or `<thinking>`; anything else was prose.
+    pub(super) fn think_open(&mut self, b: &[u8], i: usize) -> Step {
+        let Some(&c) = b.get(i) else {
+            return Ok(i);
+        };
+        let pos = usize::from(self.preamble.tag_pos);
+        if pos == THINK_SHORT_LEN - 1 && c == b'>' {
+            return Ok(self.enter_think(i, false));
+        }
+        if THINK_OPEN.get(pos) == Some(&c) {
+            if pos + 1 == THINK_OPEN.len() {
+                return Ok(self.enter_think(i, true));
+            }
+            self.preamble.tag_pos += 1;
+            return Ok(i + 1);
+        }
+        self.preamble.prose_seen = true;
+        self.state = State::Prose;
+        Ok(i)
+    }
+
+    fn enter_think(&mut self, i: usize, long_tag: bool) -> usize {
+        self.preamble.long_tag = long_tag;
+        self.preamble.tag_pos = 0;
+        self.state = State::ThinkBody;
+        i + 1
+    }
+
+    /// Inside a reasoning block: everything up to the closing tag is skipped.
+    pub(super) fn think_body(&mut self, b: &[u8], i: usize) -> Step {
+        let close = if self.preamble.long_tag {
+            THINKING_CLOSE
+        } else {
+            THINK_CLOSE
+        };
+        let mut j = i;
+        while let Some(&c) = b.get(j) {
+            let pos = usize::from(self.preamble.tag_pos);
+            if close.get(pos) == Some(&c) {
+                self.preamble.tag_pos += 1;
+                if pos + 1 == close.len() {
+                    self.think_bytes += (j + 1 - i) as u64;
+                    self.preamble.tag_pos = 0;
+                    self.preamble.prose_seen = false;
+                    self.state = State::Prose;
+                    return Ok(j + 1);
+                }
+            } else if c == b'<' {
+                self.preamble.tag_pos = 1;
+            } else {
+                self.preamble.tag_pos = 0;
+                // Fast-forward to the next possible tag start.
+                let rest = b.get(j + 1..).unwrap_or_default();
+                j += rest.iter().position(|&c| c == b'<').unwrap_or(rest.len());
+            }
+            j += 1;
+        }
+        self.think_bytes += (j - i) as u64;
+        Ok(j)
+    }
+
+    /// A `/` where whitespace may appear inside the value: a comment in lenient mode.
+    pub(super) fn comment_start(&mut self, i: usize, resume: State) -> Step {
+        if self.options.strict {
+            return Err(stop(Reason::CommentInStrict, i));
+        }
+        self.after_comment = resume;
+        self.state = State::CommentSlash;
+        Ok(i + 1)
+    }
+
+    pub(super) fn comment_slash(&mut self, b: &[u8], i: usize) -> Step {
+        match b.get(i) {
+            Some(b'/') => self.state = State::LineComment,
+            Some(b'*') => self.state = State::BlockComment,
+            Some(_) => return Err(stop(Reason::InvalidComment, i)),
+            None => return Ok(i),
+        }
+        Ok(i + 1)
+    }
+
+    pub(super) fn line_comment(&mut self, b: &[u8], i: usize) -> Step {
+        let rest = b.get(i..).unwrap_or_default();
+        match rest.iter().position(|&c| c == b'\n') {
+            Some(nl) => {
+                self.state = self.after_comment;
+                Ok(i + nl + 1)
+            }
+            None => Ok(b.len()),
+        }
+    }
+
+    pub(super) fn block_comment(&mut self, b: &[u8], mut i: usize) -> Step {
+        while let Some(&c) = b.get(i) {
+            i += 1;
+            match (self.state, c) {
+                (State::BlockStar, b'/') => {
+                    self.state = self.after_comment;
+                    return Ok(i);
+                }
+                (_, b'*') => self.state = State::BlockStar,
+                _ => self.state = State::BlockComment,
+            }
+        }
+        Ok(i)
+    }
+
+    /// After the root: lenient mode ignores the rest (prose, a closing fence); strict mode
+    /// allows only whitespace.
+    pub(super) fn after_root(&mut self, b: &[u8], i: usize) -> Step {
+        if !self.options.strict {
+            return Ok(b.len());
+        }
+        let rest = b.get(i..).unwrap_or_default();
+        match rest.iter().position(|&c| !is_ws(c)) {
+            Some(k) => Err(stop(Reason::TrailingCharacters, i + k)),
+            None => Ok(b.len()),
+        }
+    }
+}

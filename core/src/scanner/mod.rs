@@ -1,0 +1,304 @@
+//! The incremental scanner: a resumable push parser shared by every sink.
+//!
+//! [`Scanner::feed`] advances a state machine over each chunk exactly once. Everything a
+//! token needs to resume after a chunk boundary (the container stack, an open string with
+//! its escape and UTF-8 state, a number or literal in progress, a comment, the lenient
+//! preamble) lives in the scanner, so the boundary may fall on any byte.
+
+mod lenient;
+mod scalar;
+mod state;
+mod string;
+mod structure;
+mod tables;
+
+use crate::error::{Error, Reason};
+use crate::options::Options;
+use crate::sink::Sink;
+use state::{Frame, Num, Preamble, State, StrState};
+
+/// Why a step stopped, and at which index of the current chunk.
+#[derive(Debug)]
+struct Stop {
+    reason: Reason,
+    at: usize,
+}
+
+type Step = Result<usize, Stop>;
+
+#[inline]
+fn stop(reason: Reason, at: usize) -> Stop {
+    Stop { reason, at }
+}
+
+/// A resumable JSON scanner. Feed it chunks; it calls a [`Sink`] for every event and copies
+/// the value's own bytes (without prose, comments or trailing commas) to a clean buffer.
+///
+/// ```
+/// use settle::{IgnoreSink, Options, Scanner};
+///
+/// let mut scanner = Scanner::new(Options::default());
+/// for chunk in ["Here it is:\n```json\n{\"a\": [1,", " 2,] // done\n}", "\n```"] {
+///     scanner.feed(chunk.as_bytes(), &mut IgnoreSink)?;
+/// }
+/// scanner.finish(&mut IgnoreSink)?;
+/// assert_eq!(scanner.clean(), br#"{"a":[1,2]}"#);
+/// # Ok::<(), settle::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Scanner {
+    options: Options,
+    state: State,
+    stack: Vec<Frame>,
+    clean: Vec<u8>,
+    /// The last key read, escapes decoded; handed to the sink when its value begins.
+    key: String,
+    /// The open string is a key.
+    in_key: bool,
+    string: StrState,
+    number: Num,
+    literal: &'static [u8],
+    literal_pos: u8,
+    /// Clean-buffer start of the open scalar.
+    scalar_start: usize,
+    preamble: Preamble,
+    /// State to return to when the open comment ends.
+    after_comment: State,
+    /// The root began in prose and its first member is not yet confirmed: nothing has been
+    /// sent to the sink, and a syntax error drops it instead of failing.
+    tentative: bool,
+    /// Bytes fed before the current chunk.
+    fed: u64,
+    /// 1-based line of the first byte of the current chunk, and the offset its line starts at.
+    line: u64,
+    line_start: u64,
+    /// Bytes skipped inside `<think>` blocks (not counted by the idle limit).
+    think_bytes: u64,
+    error: Option<Error>,
+}
+
+impl Scanner {
+    /// A scanner in lenient or strict mode, as `options` says.
+    pub fn new(options: Options) -> Self {
+        let state = if options.strict {
+            State::ValueStart
+        } else {
+            State::Prose
+        };
+        Scanner {
+            options,
+            state,
+            stack: Vec::new(),
+            clean: Vec::new(),
+            key: String::new(),
+            in_key: false,
+            string: StrState::NEW,
+            number: Num::Int,
+            literal: b"",
+            literal_pos: 0,
+            scalar_start: 0,
+            preamble: Preamble {
+                ticks: 0,
+                tag_pos: 0,
+                long_tag: false,
+                prose_seen: false,
+            },
+            after_comment: State::ValueStart,
+            tentative: false,
+            fed: 0,
+            line: 1,
+            line_start: 0,
+            think_bytes: 0,
+            error: None,
+        }
+    }
+
+    /// The options this scanner was built with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The value's clean JSON text so far: no prose, fences, comments or trailing commas.
+    pub fn clean(&self) -> &[u8] {
+        &self.clean
+    }
+
+    /// Bytes fed so far, prose included.
+    pub fn offset(&self) -> u64 {
+        self.fed
+    }
+
+    /// Containers open right now.
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// The root value is complete.
+    pub fn is_complete(&self) -> bool {
+        self.state == State::AfterRoot
+    }
+
+    /// The root has begun and been confirmed (events have reached the sink).
+    pub fn has_started(&self) -> bool {
+        !self.tentative
+            && (self.state == State::AfterRoot || !self.stack.is_empty() || self.in_root_scalar())
+    }
+
+    fn in_root_scalar(&self) -> bool {
+        self.stack.is_empty() && matches!(self.state, State::Str | State::Number | State::Literal)
+    }
+
+    /// Scans one chunk of any size, calling `sink` for each event.
+    ///
+    /// After an error the scanner stays failed: later calls return the same error.
+    pub fn feed<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Error> {
+        if let Some(error) = &self.error {
+            return Err(error.clone());
+        }
+        let room = self.options.max_bytes.saturating_sub(self.fed);
+        let take = usize::try_from(room).map_or(chunk.len(), |room| room.min(chunk.len()));
+        let (bytes, over) = chunk.split_at(take);
+        let mut i = 0;
+        while i < bytes.len() {
+            match self.step(bytes, i, sink) {
+                Ok(next) => i = next,
+                Err(s) if self.tentative && s.reason.kind() == crate::ErrorKind::Invalid => {
+                    self.abandon();
+                    i = s.at;
+                }
+                Err(s) => return Err(self.fail(s.reason, bytes, s.at)),
+            }
+        }
+        if !over.is_empty() {
+            let reason = Reason::TooLarge(self.options.max_bytes);
+            return Err(self.fail(reason, bytes, bytes.len()));
+        }
+        self.advance(bytes);
+        Ok(())
+    }
+
+    /// Ends the input: completes a root number, or reports what the input ended inside.
+    pub fn finish<S: Sink>(&mut self, sink: &mut S) -> Result<(), Error> {
+        if let Some(error) = &self.error {
+            return Err(error.clone());
+        }
+        let reason = match self.state {
+            State::AfterRoot => return Ok(()),
+            State::Number if self.stack.is_empty() && self.number.is_terminal() => {
+                self.emit_number(sink);
+                self.state = State::AfterRoot;
+                return Ok(());
+            }
+            State::Prose | State::FenceTicks | State::FenceTag | State::ThinkOpen => {
+                Reason::EofBeforeValue
+            }
+            State::ThinkBody => Reason::EofInThink,
+            State::ValueStart if self.stack.is_empty() => Reason::EofBeforeValue,
+            _ if self.tentative => Reason::EofInTentativeRoot,
+            State::Str | State::Key => Reason::EofWhileParsingString,
+            State::Number => Reason::EofWhileParsingNumber,
+            State::Literal => Reason::EofWhileParsingValue,
+            _ => match self.stack.last() {
+                Some(frame) if frame.object => Reason::EofWhileParsingObject,
+                _ => Reason::EofWhileParsingArray,
+            },
+        };
+        Err(self.fail(reason, &[], 0))
+    }
+
+    /// Dispatches on the state; each handler consumes at least one byte or changes state
+    /// so that the next handler does.
+    #[inline]
+    fn step<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
+        match self.state {
+            State::Str | State::Key => self.string(b, i, sink),
+            State::AfterValue => self.after_value(b, i, sink),
+            State::ValueStart => self.value_start(b, i, sink),
+            State::KeyStart => self.key_start(b, i, sink),
+            State::Colon => self.colon(b, i, sink),
+            State::Number => self.number(b, i, sink),
+            State::Literal => self.literal(b, i, sink),
+            State::Prose => self.prose(b, i, sink),
+            State::FenceTicks => self.fence_ticks(b, i),
+            State::FenceTag => self.fence_tag(b, i),
+            State::ThinkOpen => self.think_open(b, i),
+            State::ThinkBody => self.think_body(b, i),
+            State::CommentSlash => self.comment_slash(b, i),
+            State::LineComment => self.line_comment(b, i),
+            State::BlockComment | State::BlockStar => self.block_comment(b, i),
+            State::AfterRoot => self.after_root(b, i),
+        }
+    }
+
+    /// Drops a tentative root that failed before its first member was confirmed; scanning
+    /// resumes in prose at the byte that failed it.
+    fn abandon(&mut self) {
+        self.tentative = false;
+        self.stack.clear();
+        self.clean.clear();
+        self.in_key = false;
+        self.string = StrState::NEW;
+        self.state = State::Prose;
+        self.preamble.prose_seen = true;
+    }
+
+    /// The tentative root's first member is confirmed: send the sink the containers that
+    /// were held back.
+    fn confirm<S: Sink>(&mut self, sink: &mut S) {
+        if !self.tentative {
+            return;
+        }
+        self.tentative = false;
+        for frame in &self.stack {
+            if frame.object {
+                sink.begin_object();
+            } else {
+                sink.begin_array();
+            }
+        }
+    }
+
+    /// Records a fatal error at index `at` of the current chunk `bytes`.
+    #[cold]
+    fn fail(&mut self, reason: Reason, bytes: &[u8], at: usize) -> Error {
+        let head = bytes.get(..at).unwrap_or(bytes);
+        let newlines = head.iter().filter(|&&b| b == b'\n').count() as u64;
+        let offset = self.fed + at as u64;
+        let line_start = match head.iter().rposition(|&b| b == b'\n') {
+            Some(nl) => self.fed + nl as u64 + 1,
+            None => self.line_start,
+        };
+        let error = Error::new(
+            reason,
+            offset,
+            self.line + newlines,
+            offset - line_start + 1,
+        );
+        self.error = Some(error.clone());
+        error
+    }
+
+    /// Moves the position past a fully scanned chunk.
+    fn advance(&mut self, bytes: &[u8]) {
+        let newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        if let Some(nl) = bytes.iter().rposition(|&b| b == b'\n') {
+            self.line += newlines;
+            self.line_start = self.fed + nl as u64 + 1;
+        }
+        self.fed += bytes.len() as u64;
+    }
+
+    /// The current chunk-relative offset is `i`: bytes of prose so far, for the idle limit.
+    fn idle_bytes(&self, i: usize) -> u64 {
+        (self.fed + i as u64).saturating_sub(self.think_bytes)
+    }
+}
+
+impl Default for Scanner {
+    fn default() -> Self {
+        Scanner::new(Options::default())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,70 @@
+//! Numbers and the literals `true`, `false`, `null`: reported only once complete.
+
+use super::state::Num;
+use super::{Scanner, Step, stop};
+use crate::error::Reason;
+use crate::sink::{Raw, Sink};
+
+impl Scanner {
+    /// Inside a number: RFC 8259's grammar, one byte at a time. The first byte that cannot
+    /// continue the number ends it (if it may end here) and is scanned again as a delimiter.
+    pub(super) fn number<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+        while let Some(&c) = b.get(i) {
+            let next = match (self.number, c) {
+                (Num::Minus, b'0') => Num::Zero,
+                (Num::Minus, b'1'..=b'9') => Num::Int,
+                (Num::Zero, b'0'..=b'9') => return Err(stop(Reason::LeadingZero, i)),
+                (Num::Int, b'0'..=b'9') => Num::Int,
+                (Num::Zero | Num::Int, b'.') => Num::Dot,
+                (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
+                (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::Exp,
+                (Num::Exp, b'+' | b'-') => Num::ExpSign,
+                (Num::Exp | Num::ExpSign | Num::ExpDigit, b'0'..=b'9') => Num::ExpDigit,
+                (state, _) if state.is_terminal() => {
+                    self.emit_number(sink);
+                    self.value_done();
+                    return Ok(i);
+                }
+                _ => return Err(stop(Reason::InvalidNumber, i)),
+            };
+            self.number = next;
+            self.clean.push(c);
+            i += 1;
+        }
+        Ok(i)
+    }
+
+    /// The number in the clean buffer from `scalar_start` is complete: it settles.
+    pub(super) fn emit_number<S: Sink>(&mut self, sink: &mut S) {
+        self.confirm(sink);
+        let span = self.scalar_start..self.clean.len();
+        let raw = Raw::new(&self.clean, span);
+        let text = std::str::from_utf8(raw.bytes()).unwrap_or_default();
+        sink.number(text, raw);
+    }
+
+    /// Inside `true`, `false` or `null`: settles at its last letter.
+    pub(super) fn literal<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+        while let Some(&c) = b.get(i) {
+            let pos = usize::from(self.literal_pos);
+            if self.literal.get(pos) != Some(&c) {
+                return Err(stop(Reason::InvalidLiteral, i));
+            }
+            self.clean.push(c);
+            self.literal_pos += 1;
+            i += 1;
+            if pos + 1 == self.literal.len() {
+                self.confirm(sink);
+                let raw = Raw::new(&self.clean, self.scalar_start..self.clean.len());
+                match self.literal.first() {
+                    Some(b't') => sink.bool(true, raw),
+                    Some(b'f') => sink.bool(false, raw),
+                    _ => sink.null(raw),
+                }
+                self.value_done();
+                return Ok(i);
+            }
+        }
+        Ok(i)
+    }
+}

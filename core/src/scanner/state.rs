@@ -1,0 +1,125 @@
+//! The scanner's named states and the records it keeps between chunks.
+
+/// Where the scanner is in the grammar. Fieldless: the data of a partial token lives in
+/// the scanner's own fields, so a state switch is a byte store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum State {
+    /// Lenient preamble: prose before the root, looking for `{`, `[`, a fence or `<think>`.
+    Prose,
+    /// Counting the backticks of a possible fence marker.
+    FenceTicks,
+    /// After three backticks: the optional language tag up to the end of the line.
+    FenceTag,
+    /// Matching `<think>` or `<thinking>`.
+    ThinkOpen,
+    /// Inside a reasoning block, looking for its closing tag.
+    ThinkBody,
+    /// Expecting a value: the root in strict mode, after `[`, `,` in an array, or `:`.
+    ValueStart,
+    /// After `{` or `,` in an object: expecting a key (or `}`).
+    KeyStart,
+    /// Inside an object key.
+    Key,
+    /// After a key: expecting `:`.
+    Colon,
+    /// Inside a string value.
+    Str,
+    /// Inside a number.
+    Number,
+    /// Inside `true`, `false` or `null`.
+    Literal,
+    /// After a member or element: expecting `,` or the closing bracket.
+    AfterValue,
+    /// Seen `/` where a comment may start.
+    CommentSlash,
+    /// Inside a `//` comment.
+    LineComment,
+    /// Inside a `/* */` comment.
+    BlockComment,
+    /// Inside a block comment, just after a `*`.
+    BlockStar,
+    /// The root value is complete.
+    AfterRoot,
+}
+
+/// One open container.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Frame {
+    pub(crate) object: bool,
+    /// Where the container's `{`/`[` sits in the clean buffer.
+    pub(crate) start: usize,
+    /// At least one member or element has completed.
+    pub(crate) has_member: bool,
+    /// The last token was a `,`.
+    pub(crate) after_comma: bool,
+}
+
+/// Progress inside a number, by RFC 8259's grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Num {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    Exp,
+    ExpSign,
+    ExpDigit,
+}
+
+impl Num {
+    /// A number may end in this state.
+    pub(crate) fn is_terminal(self) -> bool {
+        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigit)
+    }
+}
+
+/// Progress inside an escape sequence of a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Esc {
+    None,
+    /// Seen `\`.
+    Backslash,
+    /// Inside `\uXXXX`: `n` digits read into `acc`; `high` is a leading surrogate waiting
+    /// for this escape to complete the pair.
+    Hex {
+        n: u8,
+        acc: u16,
+        high: Option<u16>,
+    },
+    /// A leading surrogate is complete; its pair must start with `\`.
+    HighThenBackslash(u16),
+    /// A leading surrogate and `\` are read; `u` must follow.
+    HighThenU(u16),
+}
+
+/// The state of the open string (key or value) between chunks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StrState {
+    pub(crate) esc: Esc,
+    /// Bytes of a UTF-8 character split by a chunk boundary.
+    pub(crate) pending: [u8; 4],
+    pub(crate) pending_len: u8,
+    pub(crate) pending_need: u8,
+}
+
+impl StrState {
+    pub(crate) const NEW: StrState = StrState {
+        esc: Esc::None,
+        pending: [0; 4],
+        pending_len: 0,
+        pending_need: 0,
+    };
+}
+
+/// The lenient preamble's memory: fence ticks, tag matching, whether prose was seen.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Preamble {
+    pub(crate) ticks: u8,
+    /// Bytes of the `<think>`/`</think>` tag matched so far.
+    pub(crate) tag_pos: u8,
+    /// The open tag is `<thinking>`, so the block closes with `</thinking>`.
+    pub(crate) long_tag: bool,
+    /// Non-whitespace prose precedes the next `{`/`[`: a root there is tentative.
+    pub(crate) prose_seen: bool,
+}

@@ -1,0 +1,233 @@
+//! Containers: values, keys, separators and brackets.
+
+use super::state::{Frame, Num, State, StrState};
+use super::tables::is_ws;
+use super::{Scanner, Step, stop};
+use crate::error::Reason;
+use crate::sink::{Raw, Sink};
+
+impl Scanner {
+    /// Expecting a value (or, in an array, the closing `]`).
+    pub(super) fn value_start<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+        while let Some(&c) = b.get(i) {
+            match c {
+                _ if is_ws(c) => i += 1,
+                b'/' => return self.comment_start(i, State::ValueStart),
+                b']' => match self.stack.last() {
+                    Some(f) if !f.object && (!f.has_member || self.trailing_comma_allowed()) => {
+                        return self.close(i, sink);
+                    }
+                    Some(f) if f.after_comma => return Err(stop(Reason::TrailingComma, i)),
+                    _ => return Err(stop(Reason::ExpectedValue, i)),
+                },
+                _ => return self.begin_value(c, i, sink),
+            }
+        }
+        Ok(i)
+    }
+
+    /// A value starts with byte `c` at `i`.
+    fn begin_value<S: Sink>(&mut self, c: u8, i: usize, sink: &mut S) -> Step {
+        let in_object = self.stack.last().is_some_and(|f| f.object);
+        if let Some(frame) = self.stack.last_mut() {
+            frame.after_comma = false;
+        }
+        match c {
+            b'{' | b'[' => {
+                self.push(c, i)?;
+                if !self.tentative {
+                    if in_object {
+                        sink.key(&self.key);
+                    }
+                    if c == b'{' {
+                        sink.begin_object();
+                    } else {
+                        sink.begin_array();
+                    }
+                }
+                self.state = if c == b'{' {
+                    State::KeyStart
+                } else {
+                    State::ValueStart
+                };
+                return Ok(i + 1);
+            }
+            b'"' => {
+                // A string element confirms a tentative array.
+                self.confirm(sink);
+                if in_object {
+                    sink.key(&self.key);
+                }
+                sink.begin_string();
+                self.in_key = false;
+                self.string = StrState::NEW;
+                self.state = State::Str;
+            }
+            b'-' | b'0'..=b'9' => {
+                if in_object {
+                    sink.key(&self.key);
+                }
+                self.number = match c {
+                    b'-' => Num::Minus,
+                    b'0' => Num::Zero,
+                    _ => Num::Int,
+                };
+                self.state = State::Number;
+            }
+            b't' | b'f' | b'n' => {
+                if in_object {
+                    sink.key(&self.key);
+                }
+                self.literal = match c {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                self.literal_pos = 1;
+                self.state = State::Literal;
+            }
+            _ => return Err(stop(Reason::ExpectedValue, i)),
+        }
+        self.scalar_start = self.clean.len();
+        self.clean.push(c);
+        Ok(i + 1)
+    }
+
+    /// Opens a container at `i`, enforcing the depth cap.
+    fn push(&mut self, c: u8, i: usize) -> Result<(), super::Stop> {
+        if self.stack.len() >= self.options.max_depth {
+            return Err(stop(Reason::TooDeep(self.options.max_depth), i));
+        }
+        self.stack.push(Frame {
+            object: c == b'{',
+            start: self.clean.len(),
+            has_member: false,
+            after_comma: false,
+        });
+        self.clean.push(c);
+        Ok(())
+    }
+
+    /// The root container opens at `i`, out of the lenient preamble.
+    pub(super) fn start_root<S: Sink>(&mut self, c: u8, i: usize, sink: &mut S) -> Step {
+        self.clean.clear();
+        self.stack.clear();
+        self.tentative = self.preamble.prose_seen;
+        self.begin_value(c, i, sink)
+    }
+
+    /// Expecting a key, or `}` (an empty object, or a trailing comma in lenient mode).
+    pub(super) fn key_start<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+        while let Some(&c) = b.get(i) {
+            match c {
+                _ if is_ws(c) => i += 1,
+                b'/' => return self.comment_start(i, State::KeyStart),
+                b'"' => {
+                    self.key.clear();
+                    self.in_key = true;
+                    self.string = StrState::NEW;
+                    self.clean.push(b'"');
+                    self.state = State::Key;
+                    return Ok(i + 1);
+                }
+                b'}' => return self.key_start_close(i, sink),
+                _ => return Err(stop(Reason::ExpectedKey, i)),
+            }
+        }
+        Ok(i)
+    }
+
+    /// `}` where a key may start: allowed for `{}` and, leniently, after a trailing comma.
+    fn key_start_close<S: Sink>(&mut self, i: usize, sink: &mut S) -> Step {
+        match self.stack.last() {
+            Some(f) if !f.has_member || self.trailing_comma_allowed() => self.close(i, sink),
+            Some(f) if f.after_comma => Err(stop(Reason::TrailingComma, i)),
+            _ => Err(stop(Reason::ExpectedKey, i)),
+        }
+    }
+
+    /// After a key: expecting `:`. The first `:` of a tentative root confirms it.
+    pub(super) fn colon<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+        while let Some(&c) = b.get(i) {
+            match c {
+                _ if is_ws(c) => i += 1,
+                b'/' => return self.comment_start(i, State::Colon),
+                b':' => {
+                    self.clean.push(b':');
+                    self.confirm(sink);
+                    self.state = State::ValueStart;
+                    return Ok(i + 1);
+                }
+                _ => return Err(stop(Reason::ExpectedColon, i)),
+            }
+        }
+        Ok(i)
+    }
+
+    /// After a member or element: expecting `,` or the matching closing bracket.
+    pub(super) fn after_value<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+        while let Some(&c) = b.get(i) {
+            match c {
+                _ if is_ws(c) => i += 1,
+                b'/' => return self.comment_start(i, State::AfterValue),
+                b',' => {
+                    let Some(frame) = self.stack.last_mut() else {
+                        return Err(stop(Reason::TrailingCharacters, i));
+                    };
+                    frame.after_comma = true;
+                    self.state = if frame.object {
+                        State::KeyStart
+                    } else {
+                        State::ValueStart
+                    };
+                    self.clean.push(b',');
+                    return Ok(i + 1);
+                }
+                b'}' | b']' => {
+                    return match self.stack.last() {
+                        Some(f) if f.object == (c == b'}') => self.close(i, sink),
+                        _ => Err(stop(Reason::ExpectedCommaOrEnd, i)),
+                    };
+                }
+                _ => return Err(stop(Reason::ExpectedCommaOrEnd, i)),
+            }
+        }
+        Ok(i)
+    }
+
+    fn trailing_comma_allowed(&self) -> bool {
+        !self.options.strict && self.stack.last().is_some_and(|f| f.after_comma)
+    }
+
+    /// Closes the innermost container at `i`: it settles.
+    pub(super) fn close<S: Sink>(&mut self, i: usize, sink: &mut S) -> Step {
+        self.confirm(sink);
+        let Some(frame) = self.stack.pop() else {
+            return Err(stop(Reason::TrailingCharacters, i));
+        };
+        if frame.after_comma && self.clean.last() == Some(&b',') {
+            self.clean.pop();
+        }
+        self.clean.push(if frame.object { b'}' } else { b']' });
+        let raw = Raw::new(&self.clean, frame.start..self.clean.len());
+        if frame.object {
+            sink.end_object(raw);
+        } else {
+            sink.end_array(raw);
+        }
+        self.value_done();
+        Ok(i + 1)
+    }
+
+    /// A value completed: the parent expects a separator, or the root is done.
+    pub(super) fn value_done(&mut self) {
+        match self.stack.last_mut() {
+            Some(frame) => {
+                frame.has_member = true;
+                frame.after_comma = false;
+                self.state = State::AfterValue;
+            }
+            None => self.state = State::AfterRoot,
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The events the scanner emits, received by a [`Sink`].
+
+use std::ops::Range;
+
+/// The clean JSON text of one value that has just settled, and where it sits in the
+/// scanner's clean buffer.
+///
+/// The text has no prose, comments or trailing commas: it is valid JSON on its own, so a
+/// typed sink can hand it to serde unchanged.
+#[derive(Debug, Clone, Copy)]
+pub struct Raw<'a> {
+    text: &'a [u8],
+    start: usize,
+}
+
+impl<'a> Raw<'a> {
+    pub(crate) fn new(clean: &'a [u8], span: Range<usize>) -> Self {
+        let start = span.start;
+        Raw {
+            text: clean.get(span).unwrap_or_default(),
+            start,
+        }
+    }
+
+    /// The value's JSON text.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.text
+    }
+
+    /// The value's span in the clean buffer.
+    pub fn span(&self) -> Range<usize> {
+        self.start..self.start + self.text.len()
+    }
+}
+
+/// Receives scanner events. Every method has an empty default, so a sink implements only
+/// what it needs; the scanner is generic over the sink, so calls are static and inlined.
+///
+/// Order: a member's [`Sink::key`] comes when its value begins (never for a key whose value
+/// has not started). Scalars arrive whole ([`Sink::number`], [`Sink::bool`], [`Sink::null`])
+/// once complete; strings arrive as `begin_string`, any number of fragments, `end_string`.
+/// Every `end_*` and scalar event is the moment that value settles.
+///
+/// ```
+/// use settle::{Options, Raw, Scanner, Sink};
+///
+/// #[derive(Default)]
+/// struct Count(usize);
+/// impl Sink for Count {
+///     fn number(&mut self, _text: &str, _raw: Raw<'_>) { self.0 += 1 }
+/// }
+///
+/// let mut scanner = Scanner::new(Options::default());
+/// let mut count = Count::default();
+/// scanner.feed(b"Sure: {\"a\": [1, 2", &mut count)?;
+/// scanner.feed(b"0, 3]}", &mut count)?;
+/// scanner.finish(&mut count)?;
+/// assert_eq!(count.0, 3);
+/// # Ok::<(), settle::Error>(())
+/// ```
+#[allow(unused_variables)]
+pub trait Sink {
+    /// An object began (`{`).
+    fn begin_object(&mut self) {}
+    /// The open object closed (`}`); it is settled.
+    fn end_object(&mut self, raw: Raw<'_>) {}
+    /// An array began (`[`).
+    fn begin_array(&mut self) {}
+    /// The open array closed (`]`); it is settled.
+    fn end_array(&mut self, raw: Raw<'_>) {}
+    /// The key of the member whose value begins with the next event (escapes decoded).
+    fn key(&mut self, key: &str) {}
+    /// A string value began.
+    fn begin_string(&mut self) {}
+    /// More characters of the open string (escapes decoded). Never splits a character.
+    fn string_fragment(&mut self, fragment: &str) {}
+    /// The open string closed; it is settled.
+    fn end_string(&mut self, raw: Raw<'_>) {}
+    /// A complete number, as its exact source text.
+    fn number(&mut self, text: &str, raw: Raw<'_>) {}
+    /// A complete `true` or `false`.
+    fn bool(&mut self, value: bool, raw: Raw<'_>) {}
+    /// A complete `null`.
+    fn null(&mut self, raw: Raw<'_>) {}
+}
+
+/// A sink that ignores every event: the scanner alone, for validation and benchmarks.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct IgnoreSink;
+
+impl Sink for IgnoreSink {}
