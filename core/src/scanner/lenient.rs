@@ -20,14 +20,16 @@ impl Scanner {
             .iter()
             .position(|&c| PROSE_STOP[usize::from(c)])
             .unwrap_or(rest.len());
+        let room = self.options.idle_limit.saturating_sub(self.idle_bytes(i));
+        if skip as u64 > room {
+            let at = i + usize::try_from(room).unwrap_or(skip);
+            return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
+        }
         let (skipped, tail) = rest.split_at(skip);
         if !self.preamble.prose_seen && skipped.iter().any(|&c| !is_ws(c)) {
             self.preamble.prose_seen = true;
         }
         let at = i + skip;
-        if self.idle_bytes(at) > self.options.idle_limit {
-            return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
-        }
         match tail.first() {
             None => Ok(at),
             Some(&c @ (b'{' | b'[')) => self.start_root(c, at, sink),

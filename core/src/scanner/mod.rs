@@ -22,13 +22,20 @@ use state::{Frame, Num, Preamble, State, StrState};
 struct Stop {
     reason: Reason,
     at: usize,
+    /// The error is reported this many bytes before `at` (the start of a UTF-8 character
+    /// split across chunks); never across a newline.
+    back: u8,
 }
 
 type Step = Result<usize, Stop>;
 
 #[inline]
 fn stop(reason: Reason, at: usize) -> Stop {
-    Stop { reason, at }
+    Stop {
+        reason,
+        at,
+        back: 0,
+    }
 }
 
 /// A resumable JSON scanner. Feed it chunks; it calls a [`Sink`] for every event and copies
@@ -166,7 +173,7 @@ impl Scanner {
                     self.abandon();
                     i = s.at;
                 }
-                Err(s) => return Err(self.fail(s.reason, bytes, s.at)),
+                Err(s) => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
             }
         }
         if !over.is_empty() {
@@ -261,6 +268,12 @@ impl Scanner {
     /// Records a fatal error at index `at` of the current chunk `bytes`.
     #[cold]
     fn fail(&mut self, reason: Reason, bytes: &[u8], at: usize) -> Error {
+        self.fail_back(reason, bytes, at, 0)
+    }
+
+    /// Records a fatal error `back` bytes before index `at` of the current chunk.
+    #[cold]
+    fn fail_back(&mut self, reason: Reason, bytes: &[u8], at: usize, back: u8) -> Error {
         let head = bytes.get(..at).unwrap_or(bytes);
         let newlines = head.iter().filter(|&&b| b == b'\n').count() as u64;
         let offset = self.fed + at as u64;
@@ -268,11 +281,12 @@ impl Scanner {
             Some(nl) => self.fed + nl as u64 + 1,
             None => self.line_start,
         };
+        let back = u64::from(back).min(offset - line_start);
         let error = Error::new(
             reason,
-            offset,
+            offset - back,
             self.line + newlines,
-            offset - line_start + 1,
+            offset - back - line_start + 1,
         );
         self.error = Some(error.clone());
         error

@@ -85,7 +85,7 @@ impl Scanner {
                 return Ok(i);
             };
             if c & 0xC0 != 0x80 {
-                return Err(stop(Reason::InvalidUtf8, i));
+                return Err(self.split_char_error(i));
             }
             self.string.pending[usize::from(self.string.pending_len) & 3] = c;
             self.string.pending_len += 1;
@@ -100,7 +100,19 @@ impl Scanner {
                 self.emit_text(text, sink);
                 Ok(i)
             }
-            Err(_) => Err(stop(Reason::InvalidUtf8, i.saturating_sub(1))),
+            Err(_) => {
+                self.string.pending_len = self.string.pending_need;
+                Err(self.split_char_error(i))
+            }
+        }
+    }
+
+    /// An invalid character that began in an earlier chunk: reported at its first byte.
+    fn split_char_error(&self, i: usize) -> super::Stop {
+        super::Stop {
+            reason: Reason::InvalidUtf8,
+            at: i,
+            back: self.string.pending_len,
         }
     }
 

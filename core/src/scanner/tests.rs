@@ -1,1 +1,496 @@
+//! Unit tests: every lenient rule, every error kind, every split state at every position.
 
+use crate::{DynamicStream, Error, ErrorKind, Options};
+
+/// Feeds `chunks` and returns the final JSON (or the error) and every snapshot taken after
+/// a chunk.
+fn replay(options: &Options, chunks: &[&[u8]]) -> (Result<String, Error>, Vec<Option<String>>) {
+    let mut stream = DynamicStream::new(options.clone());
+    let mut snapshots = Vec::new();
+    for chunk in chunks {
+        let fed = stream.feed(chunk);
+        snapshots.push(stream.snapshot().map(|v| v.to_json()));
+        if let Err(e) = fed {
+            return (Err(e), snapshots);
+        }
+    }
+    let result = stream.finish().map(|v| v.to_json());
+    (result, snapshots)
+}
+
+fn lenient() -> Options {
+    Options::default()
+}
+
+fn strict() -> Options {
+    Options::default().strict(true)
+}
+
+/// The input parsed whole, in 1-byte chunks, and split in two and in three at every
+/// position gives `expected`.
+fn at_every_split(options: &Options, input: &str, expected: &str) {
+    let bytes = input.as_bytes();
+    let (whole, _) = replay(options, &[bytes]);
+    assert_eq!(
+        whole.as_deref().ok(),
+        Some(expected),
+        "whole input {input:?}: {whole:?}"
+    );
+    let ones: Vec<&[u8]> = bytes.chunks(1).collect();
+    let (result, _) = replay(options, &ones);
+    assert_eq!(
+        result.as_deref().ok(),
+        Some(expected),
+        "1-byte chunks of {input:?}"
+    );
+    for i in 0..=bytes.len() {
+        let (a, b) = bytes.split_at(i);
+        let (result, _) = replay(options, &[a, b]);
+        assert_eq!(
+            result.as_deref().ok(),
+            Some(expected),
+            "split at {i} of {input:?}"
+        );
+        if bytes.len() <= 48 {
+            for j in i..=bytes.len() {
+                let (b1, b2) = b.split_at(j - i);
+                let (result, _) = replay(options, &[a, b1, b2]);
+                assert_eq!(
+                    result.as_deref().ok(),
+                    Some(expected),
+                    "split at {i},{j} of {input:?}"
+                );
+            }
+        }
+    }
+}
+
+/// The same error kind and offset whole and in 1-byte chunks.
+fn fails(options: &Options, input: &[u8], kind: ErrorKind) -> Error {
+    let (whole, _) = replay(options, &[input]);
+    let Err(error) = whole else {
+        panic!(
+            "{:?} should fail with {kind:?}, got {whole:?}",
+            String::from_utf8_lossy(input)
+        );
+    };
+    assert_eq!(
+        error.kind(),
+        kind,
+        "{:?}: {error}",
+        String::from_utf8_lossy(input)
+    );
+    let ones: Vec<&[u8]> = input.chunks(1).collect();
+    let (split, _) = replay(options, &ones);
+    let Err(split) = split else {
+        panic!(
+            "1-byte chunks of {:?} should fail",
+            String::from_utf8_lossy(input)
+        );
+    };
+    assert_eq!(
+        (split.kind(), split.offset()),
+        (kind, error.offset()),
+        "1-byte chunks"
+    );
+    error
+}
+
+// ---- split states ----
+
+#[test]
+fn simple_escape_split_everywhere() {
+    at_every_split(
+        &strict(),
+        r#"["a\"b\\c\/d\n\t\r\b\f"]"#,
+        r#"["a\"b\\c/d\n\t\r\b\f"]"#,
+    );
+}
+
+#[test]
+fn unicode_escape_split_everywhere() {
+    at_every_split(
+        &strict(),
+        r#"{"k\u00e9y":"caf\u00E9 \u6f22"}"#,
+        r#"{"kéy":"café 漢"}"#,
+    );
+}
+
+#[test]
+fn surrogate_pair_split_everywhere() {
+    at_every_split(&strict(), r#"["\ud83d\ude80!"]"#, r#"["🚀!"]"#);
+}
+
+#[test]
+fn utf8_character_split_everywhere() {
+    at_every_split(&strict(), r#"{"é漢":"🚀x漢é"}"#, r#"{"é漢":"🚀x漢é"}"#);
+}
+
+#[test]
+fn numbers_split_everywhere() {
+    at_every_split(
+        &strict(),
+        "[-12.5e+3,0,-0,1E22,0.001,12345678901234567890123,1e400]",
+        "[-12.5e+3,0,-0,1E22,0.001,12345678901234567890123,1e400]",
+    );
+}
+
+#[test]
+fn literals_split_everywhere() {
+    at_every_split(&strict(), "[true,false,null]", "[true,false,null]");
+}
+
+#[test]
+fn comments_split_everywhere() {
+    at_every_split(
+        &lenient(),
+        "{/* a */\"a\"/*b*/:// c\n1 /* ** / */,\"b\":[2 // d\n]}",
+        r#"{"a":1,"b":[2]}"#,
+    );
+}
+
+#[test]
+fn fence_marker_split_everywhere() {
+    at_every_split(
+        &lenient(),
+        "Here:\n```json\n{\"a\":1}\n```\nbye",
+        r#"{"a":1}"#,
+    );
+    at_every_split(&lenient(), "```\n[1]\n```", "[1]");
+}
+
+#[test]
+fn think_tags_split_everywhere() {
+    at_every_split(
+        &lenient(),
+        "<think>use {\"a\":2}</think>{\"a\":1}",
+        r#"{"a":1}"#,
+    );
+    at_every_split(
+        &lenient(),
+        "<thinking>[x] </think> {y}</thinking>[1]",
+        "[1]",
+    );
+}
+
+#[test]
+fn false_start_split_everywhere() {
+    at_every_split(
+        &lenient(),
+        "fill in {fields} then {\"a\":[1]}",
+        r#"{"a":[1]}"#,
+    );
+}
+
+// ---- lenient rules ----
+
+#[test]
+fn prose_before_and_after_the_root() {
+    let (r, _) = replay(
+        &lenient(),
+        &[b"Sure! Here it is: {\"a\": 1} Hope this helps {x}."],
+    );
+    assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#));
+}
+
+#[test]
+fn fence_with_and_without_a_language_tag() {
+    for input in [
+        "```json\n{\"a\":1}\n```",
+        "```\n{\"a\":1}\n```",
+        "```JSON \r\n{\"a\":1}```",
+    ] {
+        let (r, _) = replay(&lenient(), &[input.as_bytes()]);
+        assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#), "{input:?}");
+    }
+}
+
+#[test]
+fn a_fence_in_another_language_is_prose() {
+    let input = "```python\nprint(x)\n```\nThe answer: ```json\n[1, 2]\n```";
+    let (r, _) = replay(&lenient(), &[input.as_bytes()]);
+    assert_eq!(r.ok().as_deref(), Some("[1,2]"));
+}
+
+#[test]
+fn trailing_commas_in_lenient_mode() {
+    let (r, _) = replay(&lenient(), &[b"{\"a\": [1, 2, ], \"b\": {\"c\": 3,},}"]);
+    assert_eq!(r.ok().as_deref(), Some(r#"{"a":[1,2],"b":{"c":3}}"#));
+}
+
+#[test]
+fn clean_buffer_drops_prose_comments_and_trailing_commas() {
+    let mut scanner = crate::Scanner::new(lenient());
+    let input = b"Hi {fields}! ```json\n{ \"a\" : [1, /* x */ 2,], // y\n \"b\": \"s p\" }\n```";
+    scanner.feed(input, &mut crate::IgnoreSink).unwrap();
+    scanner.finish(&mut crate::IgnoreSink).unwrap();
+    assert_eq!(scanner.clean(), br#"{"a":[1,2],"b":"s p"}"#);
+}
+
+#[test]
+fn think_block_with_braces_is_skipped_whole() {
+    let input =
+        "<think>\nThe user wants {\"verdict\": ...}. Let me [check].\n</think>\n\n{\"v\": 1}";
+    let (r, snaps) = replay(&lenient(), &input.as_bytes().chunks(3).collect::<Vec<_>>());
+    assert_eq!(r.ok().as_deref(), Some(r#"{"v":1}"#));
+    for snap in snaps.iter().flatten() {
+        assert!(!snap.contains("verdict"), "think content leaked: {snap}");
+    }
+}
+
+#[test]
+fn false_starts_never_show_in_a_snapshot() {
+    let inputs = [
+        "fill in the {fields} and see [user 1], then ```json\n{\"a\": \"b\"}\n```",
+        "Use {\"name\" or [x] ... no: {\"a\": \"b\"}",
+        "The set {} is empty but {\"a\": \"b\"} is not",
+    ];
+    for input in inputs {
+        let chunks: Vec<&[u8]> = input.as_bytes().chunks(1).collect();
+        let (r, snaps) = replay(&lenient(), &chunks);
+        let expected = if input.contains("The set") {
+            "{}"
+        } else {
+            r#"{"a":"b"}"#
+        };
+        assert_eq!(r.ok().as_deref(), Some(expected), "{input:?}");
+        for snap in snaps.iter().flatten() {
+            assert!(
+                snap == "{}" || snap.starts_with(r#"{"a""#),
+                "false start leaked into {snap} for {input:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_tentative_root_is_held_back_until_confirmed() {
+    let (_, snaps) = replay(&lenient(), &[b"Here: {", b"\"a\"", b" :", b" 1}"]);
+    assert_eq!(
+        snaps,
+        [None, None, Some("{}".into()), Some(r#"{"a":1}"#.into())]
+    );
+    let (_, snaps) = replay(&lenient(), &[b"{", b"\"a\""]);
+    assert_eq!(
+        snaps,
+        [Some("{}".into()), Some("{}".into())],
+        "a root without prose shows"
+    );
+}
+
+#[test]
+fn a_key_shows_only_once_its_value_begins() {
+    let (_, snaps) = replay(
+        &lenient(),
+        &[b"{\"ab", b"c\"", b":", b" \"", b"x", b"\",\"n\":1", b"2}"],
+    );
+    let snaps: Vec<_> = snaps.into_iter().map(Option::unwrap).collect();
+    assert_eq!(
+        snaps,
+        [
+            "{}",
+            "{}",
+            "{}",
+            r#"{"abc":""}"#,
+            r#"{"abc":"x"}"#,
+            r#"{"abc":"x"}"#,
+            r#"{"abc":"x","n":12}"#
+        ]
+    );
+}
+
+#[test]
+fn literals_and_numbers_show_only_complete() {
+    let (_, snaps) = replay(&strict(), &[b"[tr", b"ue, 1", b".", b"5", b"]"]);
+    let snaps: Vec<_> = snaps.into_iter().map(Option::unwrap).collect();
+    assert_eq!(snaps, ["[]", "[true]", "[true]", "[true]", "[true,1.5]"]);
+}
+
+#[test]
+fn duplicate_keys_last_wins() {
+    let (r, _) = replay(&lenient(), &[b"{\"a\":1,\"b\":2,\"a\":[3]}"]);
+    assert_eq!(r.ok().as_deref(), Some(r#"{"a":[3],"b":2}"#));
+}
+
+// ---- strict mode ----
+
+#[test]
+fn strict_accepts_scalar_roots_and_lenient_does_not() {
+    for (input, expected) in [
+        ("42", "42"),
+        (" \"x\" ", "\"x\""),
+        ("true", "true"),
+        ("-0.5e1\n", "-0.5e1"),
+    ] {
+        let (r, _) = replay(&strict(), &[input.as_bytes()]);
+        assert_eq!(r.ok().as_deref(), Some(expected), "{input:?}");
+        fails(&lenient(), input.as_bytes(), ErrorKind::NoStructure);
+    }
+}
+
+#[test]
+fn strict_rejects_every_lenient_construct() {
+    for input in [
+        "Sure: {}",
+        "```json\n{}\n```",
+        "<think></think>{}",
+        "{} trailing",
+        "{\"a\":1,}",
+        "[1,]",
+        "[1 /* c */]",
+        "[1 // c\n]",
+        "[][]",
+        "\u{feff}{}",
+    ] {
+        fails(&strict(), input.as_bytes(), ErrorKind::Invalid);
+    }
+}
+
+// ---- RFC 8259 rules in both modes ----
+
+#[test]
+fn rfc_violations_are_invalid_in_both_modes() {
+    let cases: &[&[u8]] = &[
+        b"[\"a\tb\"]",
+        b"[\"a\x00\"]",
+        b"[01]",
+        b"[-01]",
+        b"[+1]",
+        b"[.5]",
+        b"[1.]",
+        b"[1e]",
+        b"[1e+]",
+        b"[-]",
+        b"[NaN]",
+        b"[Infinity]",
+        b"[-Infinity]",
+        b"['a']",
+        b"{'a': 1}",
+        b"{a: 1}",
+        b"[\"\\ud800\"]",
+        b"[\"\\udc00\"]",
+        b"[\"\\ud800\\u0041\"]",
+        b"[\"\\ud800x\"]",
+        b"[\"\\x41\"]",
+        b"[\"\\u12G4\"]",
+        b"[\"\xff\"]",
+        b"[\"\xc3\"]",
+        b"[\"\xed\xa0\x80\"]",
+        b"[tru]",
+        b"[truex]",
+        b"[nul1]",
+        b"{\"a\" 1}",
+        b"{\"a\":1 \"b\":2}",
+        b"[1 2]",
+        b"[1}",
+        b"{\"a\":1]",
+        b"[,1]",
+        b"[1,,2]",
+        b"{,}",
+        b"[1 / 2]",
+    ];
+    for &input in cases {
+        fails(&strict(), input, ErrorKind::Invalid);
+        fails(&lenient(), input, ErrorKind::Invalid);
+    }
+}
+
+// ---- error kinds, positions, limits ----
+
+#[test]
+fn truncated_keeps_the_last_good_value() {
+    for input in [
+        "{\"a\": [1, 2",
+        "{\"a\": \"unfinished",
+        "[1, 2.",
+        "[tr",
+        "{\"a\"",
+        "[1 /* c",
+    ] {
+        fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
+    }
+    let mut stream = DynamicStream::new(lenient());
+    stream.feed(b"{\"a\": [1, 2], \"b\": \"hal").unwrap();
+    let err = stream.finish().unwrap_err();
+    assert!(err.is_incomplete());
+    assert_eq!(err.offset(), 23);
+    assert_eq!(
+        stream.snapshot().unwrap().to_json(),
+        r#"{"a":[1,2],"b":"hal"}"#
+    );
+}
+
+#[test]
+fn no_structure_for_prose_empty_input_and_unclosed_think() {
+    fails(
+        &lenient(),
+        b"I'm sorry, I can't help with that.",
+        ErrorKind::NoStructure,
+    );
+    fails(&lenient(), b"", ErrorKind::NoStructure);
+    fails(&strict(), b"", ErrorKind::NoStructure);
+    fails(&strict(), b" \n ", ErrorKind::NoStructure);
+    fails(&lenient(), b"<think>{\"a\": 1}", ErrorKind::NoStructure);
+}
+
+#[test]
+fn idle_limit_ends_an_apology_early() {
+    let options = lenient().idle_limit(100);
+    let err = fails(
+        &options,
+        "Sorry. ".repeat(100).as_bytes(),
+        ErrorKind::NoStructure,
+    );
+    assert_eq!(err.offset(), 100, "stops at the first byte past the limit");
+    // A long <think> block does not count against the idle limit.
+    let input = format!("<think>{}</think>[1]", "x".repeat(1000));
+    let (r, _) = replay(&options, &[input.as_bytes()]);
+    assert_eq!(r.ok().as_deref(), Some("[1]"));
+}
+
+#[test]
+fn depth_limit_allows_exactly_n() {
+    let options = strict().max_depth(3);
+    let (r, _) = replay(&options, &[b"[[[1]]]"]);
+    assert_eq!(r.ok().as_deref(), Some("[[[1]]]"));
+    let err = fails(&options, b"[[[[1]]]]", ErrorKind::TooDeep);
+    assert_eq!(err.offset(), 3);
+    fails(
+        &strict(),
+        "[".repeat(100_000).as_bytes(),
+        ErrorKind::TooDeep,
+    );
+}
+
+#[test]
+fn byte_limit_counts_prose_and_allows_exactly_n() {
+    let input = b"ok: [1]";
+    let (r, _) = replay(&lenient().max_bytes(7), &[input]);
+    assert_eq!(r.ok().as_deref(), Some("[1]"));
+    let err = fails(&lenient().max_bytes(6), input, ErrorKind::TooLarge);
+    assert_eq!(err.offset(), 6);
+    fails(&lenient().max_bytes(7), b"ok: [1] bye", ErrorKind::TooLarge);
+}
+
+#[test]
+fn errors_carry_offset_line_and_column() {
+    let err = fails(
+        &strict(),
+        b"{\n  \"a\": 1,\n  \"b\" 2\n}",
+        ErrorKind::Invalid,
+    );
+    assert_eq!((err.offset(), err.line(), err.column()), (18, 3, 7));
+    assert_eq!(err.to_string(), "expected `:` at line 3 column 7 (byte 18)");
+    let ones: Vec<&[u8]> = b"{\n  \"a\": 1,\n  \"b\" 2\n}".chunks(1).collect();
+    let (r, _) = replay(&strict(), &ones);
+    let e = r.unwrap_err();
+    assert_eq!((e.line(), e.column()), (3, 7));
+}
+
+#[test]
+fn errors_are_sticky() {
+    let mut stream = DynamicStream::new(strict());
+    let first = stream.feed(b"[1 x").unwrap_err();
+    assert_eq!(stream.feed(b"]").unwrap_err(), first);
+    assert_eq!(stream.finish().unwrap_err(), first);
+}
