@@ -55,6 +55,7 @@ pub(crate) enum Reason {
     EofWhileParsingValue,
     EofInTentativeRoot,
     EofBeforeValue,
+    EofAfterFalseStart(u64),
     EofInThink,
     IdleLimit(u64),
     ExpectedColon,
@@ -87,7 +88,9 @@ impl Reason {
             | EofWhileParsingNumber
             | EofWhileParsingValue
             | EofInTentativeRoot => ErrorKind::Truncated,
-            EofBeforeValue | EofInThink | IdleLimit(_) => ErrorKind::NoStructure,
+            EofBeforeValue | EofAfterFalseStart(_) | EofInThink | IdleLimit(_) => {
+                ErrorKind::NoStructure
+            }
             TooLarge(_) => ErrorKind::TooLarge,
             TooDeep(_) => ErrorKind::TooDeep,
             _ => ErrorKind::Invalid,
@@ -106,6 +109,10 @@ impl fmt::Display for Reason {
             EofWhileParsingValue => f.write_str("EOF while parsing a value"),
             EofInTentativeRoot => f.write_str("EOF while parsing a value that began in prose"),
             EofBeforeValue => f.write_str("no JSON object or array in the input"),
+            EofAfterFalseStart(offset) => write!(
+                f,
+                "no JSON object or array in the input (the bracket at byte {offset} began prose, not JSON)"
+            ),
             EofInThink => f.write_str("EOF inside a <think> block, before any JSON value"),
             IdleLimit(n) => write!(f, "no JSON value started within the first {n} bytes"),
             ExpectedColon => f.write_str("expected `:`"),

@@ -81,6 +81,10 @@ pub struct Scanner {
     line_start: u64,
     /// Bytes skipped inside `<think>` blocks (not counted by the idle limit).
     think_bytes: u64,
+    /// Offset of the current root's opening bracket.
+    root_offset: u64,
+    /// Offset of the last tentative root dropped, for the `NoStructure` message.
+    false_start: Option<u64>,
     error: Option<Error>,
 }
 
@@ -116,6 +120,8 @@ impl Scanner {
             line: 1,
             line_start: 0,
             think_bytes: 0,
+            root_offset: 0,
+            false_start: None,
             error: None,
         }
     }
@@ -197,7 +203,10 @@ impl Scanner {
                 return Ok(());
             }
             State::Prose | State::FenceTicks | State::FenceTag | State::ThinkOpen => {
-                Reason::EofBeforeValue
+                match self.false_start {
+                    Some(offset) => Reason::EofAfterFalseStart(offset),
+                    None => Reason::EofBeforeValue,
+                }
             }
             State::ThinkBody => Reason::EofInThink,
             State::ValueStart if self.stack.is_empty() => Reason::EofBeforeValue,
@@ -240,6 +249,7 @@ impl Scanner {
     /// Drops a tentative root that failed before its first member was confirmed; scanning
     /// resumes in prose at the byte that failed it.
     fn abandon(&mut self) {
+        self.false_start = Some(self.root_offset);
         self.tentative = false;
         self.stack.clear();
         self.clean.clear();

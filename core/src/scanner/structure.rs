@@ -113,6 +113,7 @@ impl Scanner {
         self.clean.clear();
         self.stack.clear();
         self.tentative = self.preamble.prose_seen;
+        self.root_offset = self.fed + i as u64;
         self.begin_value(c, i, sink)
     }
 
