@@ -1,0 +1,300 @@
+//! End-to-end tests: run the built `settle` binary and check its NDJSON lines.
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Run {
+    lines: Vec<Value>,
+    code: i32,
+    stderr: String,
+}
+
+impl Run {
+    fn done(&self) -> &Value {
+        self.lines.last().expect("a done line")
+    }
+
+    fn chunk_lines(&self) -> &[Value] {
+        &self.lines[..self.lines.len() - 1]
+    }
+}
+
+fn settle(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_settle"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the settle binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("settle exits");
+    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    let lines = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect();
+    Run {
+        lines,
+        code: out.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn sample() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../samples/review.txt"
+    ))
+    .expect("the shipped sample")
+}
+
+fn sample_value() -> Value {
+    json!({
+        "verdict": "ship",
+        "reasons": [
+            "Parser handles {braces} and [brackets] inside strings",
+            "Escapes like \"quotes\", tabs\t and é round-trip",
+            "Emoji 🚀 and CJK 漢字 survive 1-byte chunks"
+        ],
+        "score": 9,
+        "details": {
+            "files": {"changed": 4, "added": 1},
+            "risk": null,
+            "tested": true,
+            "coverage": 0.87
+        }
+    })
+}
+
+#[test]
+fn the_shipped_sample_replays_from_its_chunks_file() {
+    let chunks = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../samples/review.chunks.ndjson"
+    );
+    let run = settle(&["replay", "--chunks", chunks], b"");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.done(), &json!({"done": true, "value": sample_value()}));
+    let count = std::fs::read_to_string(chunks).unwrap().lines().count();
+    assert_eq!(run.chunk_lines().len(), count, "one line per chunk");
+    for (i, line) in run.chunk_lines().iter().enumerate() {
+        assert_eq!(line["chunk"], json!(i));
+        assert!(line.get("snapshot").is_some() && line["settled"].is_array());
+    }
+}
+
+#[test]
+fn one_byte_chunks_give_one_line_per_byte() {
+    let text = sample();
+    let run = settle(&["replay", "--split", "1"], text.as_bytes());
+    assert_eq!(run.code, 0);
+    assert_eq!(run.chunk_lines().len(), text.len());
+    assert_eq!(run.done()["value"], sample_value());
+    // Prose after the root still gets its lines, with the final snapshot.
+    assert_eq!(
+        run.chunk_lines().last().unwrap()["snapshot"],
+        sample_value()
+    );
+}
+
+#[test]
+fn settled_values_come_innermost_first_with_pointers() {
+    let run = settle(&["replay"], br#"{"a/b": [1, {"~": "x"}], "c": true}"#);
+    let settled = &run.lines[0]["settled"];
+    assert_eq!(
+        settled,
+        &json!([
+            {"path": "/a~1b/0", "value": 1},
+            {"path": "/a~1b/1/~0", "value": "x"},
+            {"path": "/a~1b/1", "value": {"~": "x"}},
+            {"path": "/a~1b", "value": [1, {"~": "x"}]},
+            {"path": "/c", "value": true},
+            {"path": "", "value": {"a/b": [1, {"~": "x"}], "c": true}},
+        ])
+    );
+}
+
+#[test]
+fn numbers_keep_their_exact_source_text() {
+    // serde_json reads these lossily; check the raw text instead.
+    let raw = Command::new(env!("CARGO_BIN_EXE_settle"))
+        .args(["replay", "--emit", "final"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"[1180591620717411303424, 1e400, -0.0, 1E+2]")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let raw = String::from_utf8(raw.stdout).unwrap();
+    assert_eq!(
+        raw.trim(),
+        r#"{"done":true,"value":[1180591620717411303424,1e400,-0.0,1E+2]}"#
+    );
+}
+
+#[test]
+fn emit_modes() {
+    let input = br#"Sure: {"a": [1, 2]}"#;
+    let settled = settle(&["replay", "--split", "5", "--emit", "settled"], input);
+    assert!(
+        settled
+            .chunk_lines()
+            .iter()
+            .all(|l| l.get("snapshot").is_none())
+    );
+    assert_eq!(settled.chunk_lines().len(), 4);
+    let fin = settle(&["replay", "--split", "5", "--emit", "final"], input);
+    assert_eq!(fin.lines, [json!({"done": true, "value": {"a": [1, 2]}})]);
+}
+
+#[test]
+fn a_root_number_settles_at_the_end_of_input() {
+    let run = settle(&["replay", "--strict", "--split", "1"], b"42");
+    assert_eq!(
+        run.lines,
+        [
+            json!({"chunk": 0, "snapshot": null, "settled": []}),
+            json!({"chunk": 1, "snapshot": 42, "settled": [{"path": "", "value": 42}]}),
+            json!({"done": true, "value": 42}),
+        ]
+    );
+}
+
+#[test]
+fn duplicate_keys_are_reported_again_with_the_last_value() {
+    let run = settle(&["replay", "--split", "8"], br#"{"a": 1, "b": 2, "a": 3}"#);
+    let a_reports: Vec<&Value> = run
+        .chunk_lines()
+        .iter()
+        .flat_map(|l| l["settled"].as_array().unwrap())
+        .filter(|s| s["path"] == "/a")
+        .map(|s| &s["value"])
+        .collect();
+    assert_eq!(a_reports, [&json!(1), &json!(3)]);
+    assert_eq!(run.done()["value"], json!({"a": 3, "b": 2}));
+}
+
+fn error_of(run: &Run) -> (&str, u64) {
+    let error = &run.done()["error"];
+    assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()));
+    (
+        error["kind"].as_str().unwrap(),
+        error["offset"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn invalid_stops_at_the_failing_chunk() {
+    let run = settle(
+        &["replay", "--split", "4"],
+        br#"{"a": NaN, "b": 1} and more text"#,
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(error_of(&run), ("invalid", 6));
+    assert_eq!(
+        run.chunk_lines().len(),
+        2,
+        "stops reading after the fatal chunk"
+    );
+    assert_eq!(run.chunk_lines()[1]["snapshot"], json!({}));
+}
+
+#[test]
+fn truncated_prints_every_chunk_then_the_error() {
+    let run = settle(&["replay", "--split", "3"], br#"{"a": "unfini"#);
+    assert_eq!(run.code, 1);
+    assert_eq!(error_of(&run), ("truncated", 13));
+    assert_eq!(run.chunk_lines().len(), 5);
+    assert_eq!(run.chunk_lines()[4]["snapshot"], json!({"a": "unfini"}));
+}
+
+#[test]
+fn no_structure_for_empty_input_and_apologies() {
+    for strict in [false, true] {
+        let args: &[&str] = if strict {
+            &["replay", "--strict"]
+        } else {
+            &["replay"]
+        };
+        let run = settle(args, b"");
+        assert_eq!(run.lines.len(), 1);
+        assert_eq!(error_of(&run), ("no_structure", 0));
+    }
+    let run = settle(&["replay"], b"I'm sorry, but I can't help with that.");
+    assert_eq!(error_of(&run).0, "no_structure");
+    assert_eq!(run.code, 1);
+}
+
+#[test]
+fn byte_and_depth_limits_allow_exactly_n() {
+    let input = b"ok [[1]]";
+    assert_eq!(settle(&["replay", "--max-bytes", "8"], input).code, 0);
+    let run = settle(&["replay", "--max-bytes", "7"], input);
+    assert_eq!(error_of(&run), ("too_large", 7));
+    assert_eq!(settle(&["replay", "--max-depth", "2"], input).code, 0);
+    let run = settle(&["replay", "--max-depth", "1"], input);
+    assert_eq!(error_of(&run), ("too_deep", 4));
+}
+
+#[test]
+fn a_runaway_loop_hits_the_byte_cap() {
+    let mut input = br#"{"answer": ""#.to_vec();
+    input.extend(b"la ".repeat(100_000));
+    let run = settle(
+        &[
+            "replay",
+            "--split",
+            "64",
+            "--max-bytes",
+            "4096",
+            "--emit",
+            "settled",
+        ],
+        &input,
+    );
+    assert_eq!(error_of(&run), ("too_large", 4096));
+    // 64 chunks fit; the 65th crosses the cap and still gets its line (the last good value).
+    assert_eq!(run.chunk_lines().len(), 65);
+}
+
+#[test]
+fn usage_errors_exit_2_with_the_usage() {
+    for args in [
+        &["replay", "--split", "0"][..],
+        &["replay", "--emit", "all"],
+        &["replay", "--frobnicate"],
+        &[],
+    ] {
+        let run = settle(args, b"");
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(
+            run.stderr.contains("usage: settle replay"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.lines.is_empty());
+    }
+}
+
+#[test]
+fn a_chunks_file_that_is_not_ndjson_strings_is_a_usage_error() {
+    let dir = std::env::temp_dir().join(format!("settle-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.ndjson");
+    std::fs::write(&path, "\"ok\"\n{\"not\": \"a string\"}\n").unwrap();
+    let run = settle(&["replay", "--chunks", path.to_str().unwrap()], b"");
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("line 2"), "{}", run.stderr);
+}
