@@ -23,6 +23,8 @@ pub enum ErrorKind {
     TooLarge,
     /// Containers nested deeper than the depth cap allows.
     TooDeep,
+    /// The value is JSON, but serde rejected it as the strict type.
+    Validation,
 }
 
 impl ErrorKind {
@@ -34,6 +36,7 @@ impl ErrorKind {
             ErrorKind::NoStructure => "no_structure",
             ErrorKind::TooLarge => "too_large",
             ErrorKind::TooDeep => "too_deep",
+            ErrorKind::Validation => "validation",
         }
     }
 }
@@ -76,6 +79,7 @@ pub(crate) enum Reason {
     InvalidComment,
     TooLarge(u64),
     TooDeep(usize),
+    Validation,
 }
 
 impl Reason {
@@ -93,6 +97,7 @@ impl Reason {
             }
             TooLarge(_) => ErrorKind::TooLarge,
             TooDeep(_) => ErrorKind::TooDeep,
+            Validation => ErrorKind::Validation,
             _ => ErrorKind::Invalid,
         }
     }
@@ -135,6 +140,7 @@ impl fmt::Display for Reason {
             InvalidComment => f.write_str("expected `//` or `/*` to start a comment"),
             TooLarge(n) => write!(f, "input exceeds the byte limit of {n} bytes"),
             TooDeep(n) => write!(f, "nesting exceeds the depth limit of {n}"),
+            Validation => f.write_str("the value does not match the type"),
         }
     }
 }
@@ -152,6 +158,8 @@ struct ErrorImpl {
     offset: u64,
     line: u64,
     column: u64,
+    /// For validation errors: the JSON Pointer of the rejected value and serde's message.
+    detail: Option<(String, String)>,
 }
 
 impl Error {
@@ -162,7 +170,26 @@ impl Error {
             offset,
             line,
             column,
+            detail: None,
         }))
+    }
+
+    /// serde rejected the value at `path` (a JSON Pointer) with `message`.
+    #[cold]
+    pub(crate) fn validation(path: String, message: String, offset: u64) -> Self {
+        Error(Box::new(ErrorImpl {
+            reason: Reason::Validation,
+            offset,
+            line: 0,
+            column: 0,
+            detail: Some((path, message)),
+        }))
+    }
+
+    /// For [`ErrorKind::Validation`]: the JSON Pointer of the rejected value (`""` for the
+    /// root).
+    pub fn path(&self) -> Option<&str> {
+        self.0.detail.as_ref().map(|(path, _)| path.as_str())
     }
 
     /// What kind of failure this is.
@@ -192,12 +219,19 @@ impl Error {
 
     /// The message without the position, e.g. `expected ':'`.
     pub fn reason(&self) -> String {
-        self.0.reason.to_string()
+        match &self.0.detail {
+            Some((_, message)) => message.clone(),
+            None => self.0.reason.to_string(),
+        }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((path, message)) = &self.0.detail {
+            let path = if path.is_empty() { "the root" } else { path };
+            return write!(f, "invalid value at {path}: {message}");
+        }
         write!(
             f,
             "{} at line {} column {} (byte {})",
@@ -212,7 +246,7 @@ impl fmt::Debug for Error {
             f,
             "Error({:?}, {:?}, offset: {}, line: {}, column: {})",
             self.kind(),
-            self.0.reason.to_string(),
+            self.reason(),
             self.0.offset,
             self.0.line,
             self.0.column

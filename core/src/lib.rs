@@ -36,9 +36,20 @@ mod error;
 mod options;
 mod scanner;
 mod sink;
+mod stream;
+mod typed;
+
+#[doc(hidden)]
+pub mod __private;
 
 pub use dynamic::{DynamicSink, DynamicStream, Kind, PartialValue, ValueRef};
 pub use error::{Error, ErrorKind};
 pub use options::Options;
 pub use scanner::Scanner;
+pub use settle_derive::StreamingModel;
 pub use sink::{IgnoreSink, Raw, Sink};
+pub use stream::Stream;
+pub use typed::{
+    Atomic, Ctx, Entry, Event, FieldSet, FieldState, Item, PathSegment, Rejection, Step,
+    Streamable, builders, from_raw,
+};

@@ -6,6 +6,7 @@ mod stream;
 mod tree;
 mod write;
 
+pub(crate) use pointer::{Segment, push_pointer};
 pub use sink::DynamicSink;
 pub use stream::DynamicStream;
 pub use tree::{Kind, PartialValue, ValueRef};

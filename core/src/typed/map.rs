@@ -1,0 +1,154 @@
+//! Maps with string keys: an entry appears when its value begins.
+
+use super::{Ctx, Depth, Event, PathSegment, Step, Streamable, from_raw};
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
+
+/// What settles inside a map.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry<V, F> {
+    /// The entry `key` settled with this strict value.
+    Settled(String, V),
+    /// Inside the entry `key`, something settled.
+    Inner(String, F),
+}
+
+/// The builder of a map.
+#[derive(Debug)]
+pub struct MapBuilder<B> {
+    phase: Phase,
+    key: String,
+    element: Option<Box<B>>,
+    mismatch: Depth,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Open,
+    Value,
+    Mismatch,
+}
+
+impl<B> Default for MapBuilder<B> {
+    fn default() -> Self {
+        MapBuilder {
+            phase: Phase::Start,
+            key: String::new(),
+            element: None,
+            mismatch: Depth::default(),
+        }
+    }
+}
+
+/// The map operations the builder needs, shared by `HashMap` and `BTreeMap`.
+trait DraftMap<D>: Default {
+    fn take(&mut self, key: &str) -> Option<D>;
+    fn put(&mut self, key: String, draft: D);
+}
+
+impl<D, S: BuildHasher + Default> DraftMap<D> for HashMap<String, D, S> {
+    fn take(&mut self, key: &str) -> Option<D> {
+        self.remove(key)
+    }
+    fn put(&mut self, key: String, draft: D) {
+        self.insert(key, draft);
+    }
+}
+
+impl<D> DraftMap<D> for BTreeMap<String, D> {
+    fn take(&mut self, key: &str) -> Option<D> {
+        self.remove(key)
+    }
+    fn put(&mut self, key: String, draft: D) {
+        self.insert(key, draft);
+    }
+}
+
+fn map_step<T: Streamable, M: DraftMap<T::Draft>, V: serde::de::DeserializeOwned>(
+    b: &mut MapBuilder<T::Builder>,
+    slot: &mut Option<M>,
+    event: Event<'_>,
+    ctx: &mut Ctx<'_, Entry<T::Value, T::Field>>,
+) -> Step<V> {
+    match (b.phase, event) {
+        (Phase::Start, Event::BeginObject) => {
+            *slot = Some(M::default());
+            b.phase = Phase::Open;
+            return Step::More;
+        }
+        (Phase::Start | Phase::Mismatch, _) => {
+            b.phase = Phase::Mismatch;
+            return match b.mismatch.track(&event) {
+                Some(raw) => Step::Done(from_raw(raw)),
+                None => Step::More,
+            };
+        }
+        (Phase::Open, Event::EndObject(raw)) => return Step::Done(from_raw(raw)),
+        (Phase::Open, Event::Key(key)) => {
+            b.key.clear();
+            b.key.push_str(key);
+            b.phase = Phase::Value;
+            match &mut b.element {
+                Some(element) => **element = T::Builder::default(),
+                None => b.element = Some(Box::default()),
+            }
+            return Step::More;
+        }
+        _ => {}
+    }
+    let (Some(map), Some(element)) = (slot.as_mut(), b.element.as_deref_mut()) else {
+        return Step::More;
+    };
+    let key = b.key.as_str();
+    // A duplicate key starts over: the draft follows the last occurrence.
+    let mut draft = map.take(key);
+    let step = ctx.nested(
+        PathSegment::Key(key),
+        |f| Entry::Inner(key.to_owned(), f),
+        |inner| T::step(element, &mut draft, event, inner),
+    );
+    if let Some(draft) = draft {
+        map.put(key.to_owned(), draft);
+    }
+    if let Step::Done(value) = step {
+        b.phase = Phase::Open;
+        match value {
+            Ok(value) => ctx.emit(Entry::Settled(key.to_owned(), value)),
+            Err(error) => ctx.reject(PathSegment::Key(key), error),
+        }
+    }
+    Step::More
+}
+
+impl<T: Streamable> Streamable for HashMap<String, T> {
+    type Value = HashMap<String, T::Value>;
+    type Draft = HashMap<String, T::Draft>;
+    type Field = Entry<T::Value, T::Field>;
+    type Builder = MapBuilder<T::Builder>;
+
+    fn step(
+        b: &mut Self::Builder,
+        slot: &mut Option<Self::Draft>,
+        event: Event<'_>,
+        ctx: &mut Ctx<'_, Self::Field>,
+    ) -> Step<Self::Value> {
+        map_step::<T, _, _>(b, slot, event, ctx)
+    }
+}
+
+impl<T: Streamable> Streamable for BTreeMap<String, T> {
+    type Value = BTreeMap<String, T::Value>;
+    type Draft = BTreeMap<String, T::Draft>;
+    type Field = Entry<T::Value, T::Field>;
+    type Builder = MapBuilder<T::Builder>;
+
+    fn step(
+        b: &mut Self::Builder,
+        slot: &mut Option<Self::Draft>,
+        event: Event<'_>,
+        ctx: &mut Ctx<'_, Self::Field>,
+    ) -> Step<Self::Value> {
+        map_step::<T, _, _>(b, slot, event, ctx)
+    }
+}

@@ -1,0 +1,216 @@
+//! Typed streaming: the [`Streamable`] trait, implemented for std types here and for user
+//! types by `#[derive(StreamingModel)]`.
+//!
+//! A type's builder receives the scanner's events for one value of that type, keeps the
+//! value's draft up to date in place, and, when the value's last byte has been scanned,
+//! returns the strict value, deserialized by serde from the value's clean text.
+
+mod atomic;
+mod depth;
+mod map;
+mod object;
+mod scalar;
+mod seq;
+mod sink;
+mod value;
+
+use crate::sink::Raw;
+use serde::de::DeserializeOwned;
+use std::fmt;
+
+pub use atomic::Atomic;
+pub use map::Entry;
+pub use object::{FieldSet, FieldState};
+pub use seq::Item;
+pub(crate) use sink::TypedSink;
+
+#[doc(hidden)]
+pub use atomic::atomic_step;
+#[doc(hidden)]
+pub use depth::Depth;
+/// The builders of the std implementations (named in generated code and docs).
+pub mod builders {
+    pub use super::map::MapBuilder;
+    pub use super::scalar::OptionBuilder;
+    pub use super::seq::VecBuilder;
+    pub use super::value::ValueBuilder;
+}
+#[doc(hidden)]
+pub use object::{ObjectState, Route};
+
+/// One scanner event, as a typed builder receives it.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// `{`
+    BeginObject,
+    /// `}`: the object settles; its clean text.
+    EndObject(Raw<'a>),
+    /// `[`
+    BeginArray,
+    /// `]`: the array settles; its clean text.
+    EndArray(Raw<'a>),
+    /// The key of the member whose value begins with the next event.
+    Key(&'a str),
+    /// A string value began.
+    BeginString,
+    /// More characters of the open string.
+    Fragment(&'a str),
+    /// The string settles.
+    EndString(Raw<'a>),
+    /// A complete number (its source text).
+    Number(&'a str, Raw<'a>),
+    /// A complete boolean.
+    Bool(bool, Raw<'a>),
+    /// A complete `null`.
+    Null(Raw<'a>),
+}
+
+impl<'a> Event<'a> {
+    /// The clean text of the value this event completes, if it completes one.
+    pub fn settles(&self) -> Option<Raw<'a>> {
+        match *self {
+            Event::EndObject(raw)
+            | Event::EndArray(raw)
+            | Event::EndString(raw)
+            | Event::Number(_, raw)
+            | Event::Bool(_, raw)
+            | Event::Null(raw) => Some(raw),
+            _ => None,
+        }
+    }
+}
+
+/// What a builder reports after an event.
+#[derive(Debug)]
+pub enum Step<V> {
+    /// The value continues.
+    More,
+    /// The value settled: the strict value, or serde's reason for rejecting it.
+    Done(Result<V, serde_json::Error>),
+}
+
+/// A settled value that serde rejected, with its path below the value being built.
+#[derive(Debug)]
+pub struct Rejection {
+    /// Path segments, innermost first (reversed), filled in as the rejection bubbles up.
+    pub(crate) reversed_path: Vec<crate::dynamic::Segment>,
+    /// serde's error.
+    pub error: serde_json::Error,
+}
+
+impl Rejection {
+    /// The rejected value's RFC 6901 JSON Pointer from the root.
+    pub fn pointer(&self) -> String {
+        let mut pointer = String::new();
+        for segment in self.reversed_path.iter().rev() {
+            crate::dynamic::push_pointer(&mut pointer, segment);
+        }
+        pointer
+    }
+}
+
+/// Where a builder sends what settles inside its value, and where rejections go.
+pub struct Ctx<'a, F> {
+    emit: &'a mut dyn FnMut(F),
+    rejections: &'a mut Vec<Rejection>,
+}
+
+impl<'a, F> Ctx<'a, F> {
+    /// A context sending fields to `emit` and rejections to `rejections`.
+    pub fn new(emit: &'a mut dyn FnMut(F), rejections: &'a mut Vec<Rejection>) -> Self {
+        Ctx { emit, rejections }
+    }
+
+    /// Sends one settled field.
+    pub fn emit(&mut self, field: F) {
+        (self.emit)(field);
+    }
+
+    /// Runs `f` with a context whose fields are wrapped by `wrap` into this context's
+    /// fields; rejections recorded inside get `segment` prepended to their paths.
+    pub fn nested<G, R>(
+        &mut self,
+        segment: PathSegment<'_>,
+        mut wrap: impl FnMut(G) -> F,
+        f: impl FnOnce(&mut Ctx<'_, G>) -> R,
+    ) -> R {
+        let before = self.rejections.len();
+        let emit = &mut *self.emit;
+        let mut forward = |g: G| emit(wrap(g));
+        let mut inner = Ctx {
+            emit: &mut forward,
+            rejections: &mut *self.rejections,
+        };
+        let result = f(&mut inner);
+        for rejection in self.rejections.iter_mut().skip(before) {
+            rejection.reversed_path.push(segment.to_segment());
+        }
+        result
+    }
+
+    /// Records that the value at `segment` (below this context's value) was rejected.
+    pub fn reject(&mut self, segment: PathSegment<'_>, error: serde_json::Error) {
+        self.rejections.push(Rejection {
+            reversed_path: vec![segment.to_segment()],
+            error,
+        });
+    }
+}
+
+/// A step of a path: an object key or an array index.
+#[derive(Debug, Clone, Copy)]
+pub enum PathSegment<'a> {
+    /// An object member.
+    Key(&'a str),
+    /// An array element.
+    Index(usize),
+}
+
+impl PathSegment<'_> {
+    fn to_segment(self) -> crate::dynamic::Segment {
+        match self {
+            PathSegment::Key(k) => crate::dynamic::Segment::Key(k.into()),
+            PathSegment::Index(i) => crate::dynamic::Segment::Index(i),
+        }
+    }
+}
+
+/// A type settle can stream: its draft, what settles inside it, and the builder that turns
+/// scanner events into both.
+///
+/// Implemented for `bool`, integers, floats, `char`, `String`, `Option<T>`, `Vec<T>`,
+/// `Box<T>`, `HashMap`/`BTreeMap` with `String` keys and `serde_json::Value`; derived with
+/// `#[derive(StreamingModel)]` for structs and unit enums; [`Atomic<T>`] streams any
+/// `DeserializeOwned` type as a value that appears only when settled.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be streamed by settle",
+    label = "this field's type does not implement `settle::Streamable`",
+    note = "derive it: `#[derive(StreamingModel)]` on `{Self}` (a struct with named fields or a unit enum)",
+    note = "or mark the field `#[settle(atomic)]`: it then appears in the draft only once settled"
+)]
+pub trait Streamable: Sized {
+    /// The strict value a settled value of this type deserializes to (`Self`, except for
+    /// wrappers such as [`Atomic<T>`]).
+    type Value: DeserializeOwned;
+    /// The partial value shown while it streams.
+    type Draft: Clone + fmt::Debug + PartialEq + serde::Serialize;
+    /// What settles inside a value of this type (struct fields, vector elements).
+    type Field;
+    /// The builder's state between events.
+    type Builder: Default;
+
+    /// Feeds one event of this value (the first is the event that begins it). The draft
+    /// lives in `slot`: `None` until the value may be shown.
+    fn step(
+        builder: &mut Self::Builder,
+        slot: &mut Option<Self::Draft>,
+        event: Event<'_>,
+        ctx: &mut Ctx<'_, Self::Field>,
+    ) -> Step<Self::Value>;
+}
+
+/// Deserializes a settled value from its clean text.
+pub fn from_raw<V: DeserializeOwned>(raw: Raw<'_>) -> Result<V, serde_json::Error> {
+    serde_json::from_slice(raw.bytes())
+}

@@ -1,0 +1,109 @@
+//! `Vec<T>`: elements appear as they begin and report themselves as they settle.
+
+use super::{Ctx, Depth, Event, PathSegment, Step, Streamable, from_raw};
+
+/// What settles inside a `Vec<T>`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item<V, F> {
+    /// Element `index` settled with this strict value.
+    Settled(usize, V),
+    /// Inside element `index`, something settled (a field of a model element).
+    Inner(usize, F),
+}
+
+/// The builder of a `Vec<T>`.
+#[derive(Debug)]
+pub struct VecBuilder<B> {
+    phase: Phase,
+    /// Index of the open (or next) element.
+    index: usize,
+    /// The open element's draft has been pushed onto the vector.
+    pushed: bool,
+    element: Option<Box<B>>,
+    mismatch: Depth,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Start,
+    Open,
+    Element,
+    Mismatch,
+}
+
+impl<B> Default for VecBuilder<B> {
+    fn default() -> Self {
+        VecBuilder {
+            phase: Phase::Start,
+            index: 0,
+            pushed: false,
+            element: None,
+            mismatch: Depth::default(),
+        }
+    }
+}
+
+impl<T: Streamable> Streamable for Vec<T> {
+    type Value = Vec<T::Value>;
+    type Draft = Vec<T::Draft>;
+    type Field = Item<T::Value, T::Field>;
+    type Builder = VecBuilder<T::Builder>;
+
+    fn step(
+        b: &mut Self::Builder,
+        slot: &mut Option<Vec<T::Draft>>,
+        event: Event<'_>,
+        ctx: &mut Ctx<'_, Self::Field>,
+    ) -> Step<Self::Value> {
+        match (b.phase, event) {
+            (Phase::Start, Event::BeginArray) => {
+                *slot = Some(Vec::new());
+                b.phase = Phase::Open;
+                return Step::More;
+            }
+            (Phase::Start | Phase::Mismatch, _) => {
+                b.phase = Phase::Mismatch;
+                return match b.mismatch.track(&event) {
+                    Some(raw) => Step::Done(from_raw(raw)),
+                    None => Step::More,
+                };
+            }
+            (Phase::Open, Event::EndArray(raw)) => return Step::Done(from_raw(raw)),
+            (Phase::Open, _) => {
+                b.phase = Phase::Element;
+                b.pushed = false;
+                match &mut b.element {
+                    Some(element) => **element = T::Builder::default(),
+                    None => b.element = Some(Box::default()),
+                }
+            }
+            (Phase::Element, _) => {}
+        }
+        let Some(items) = slot.as_mut() else {
+            return Step::More;
+        };
+        let Some(element) = b.element.as_deref_mut() else {
+            return Step::More;
+        };
+        let index = b.index;
+        let mut draft = if b.pushed { items.pop() } else { None };
+        let step = ctx.nested(
+            PathSegment::Index(index),
+            |f| Item::Inner(index, f),
+            |inner| T::step(element, &mut draft, event, inner),
+        );
+        if let Some(draft) = draft {
+            items.push(draft);
+            b.pushed = true;
+        }
+        if let Step::Done(value) = step {
+            b.phase = Phase::Open;
+            b.index += 1;
+            match value {
+                Ok(value) => ctx.emit(Item::Settled(index, value)),
+                Err(error) => ctx.reject(PathSegment::Index(index), error),
+            }
+        }
+        Step::More
+    }
+}

@@ -1,0 +1,110 @@
+//! The model the derive expands: serde's view of the type (names, aliases, skips,
+//! defaults) plus `#[settle(...)]`.
+
+use crate::attr;
+use serde_derive_internals::{Ctxt, Derive, ast, attr as serde_attr};
+use syn::{DeriveInput, Ident, Type, Visibility};
+
+pub(crate) struct Model<'a> {
+    pub(crate) input: &'a DeriveInput,
+    #[allow(dead_code)] // read by the schema expansion
+    pub(crate) attrs: attr::ContainerAttrs,
+    pub(crate) body: Body<'a>,
+}
+
+pub(crate) enum Body<'a> {
+    Struct(Vec<Field<'a>>),
+    /// A unit enum: its variants' serialized names.
+    UnitEnum(#[allow(dead_code)] Vec<String>),
+}
+
+pub(crate) struct Field<'a> {
+    pub(crate) ident: Ident,
+    pub(crate) ty: &'a Type,
+    pub(crate) vis: &'a Visibility,
+    pub(crate) original: &'a syn::Field,
+    /// The key serde reads.
+    pub(crate) name: String,
+    /// Every key serde accepts (the name and its aliases).
+    pub(crate) keys: Vec<String>,
+    /// serde never reads this field (`skip`, `skip_deserializing`).
+    pub(crate) skipped: bool,
+    /// serde requires the field (no `default`, not skipped; `Option` fields are required
+    /// too unless marked `default`).
+    pub(crate) has_default: bool,
+    pub(crate) flatten: bool,
+    pub(crate) attrs: attr::FieldAttrs,
+}
+
+/// Reads `input` with serde's attribute front end; what serde rejects is reported as serde
+/// would report it.
+pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) -> Option<Model<'a>> {
+    if let syn::Data::Union(u) = &input.data {
+        errors.push(syn::Error::new(
+            u.union_token.span,
+            "StreamingModel cannot be derived for a union: use a struct with named fields",
+        ));
+        return None;
+    }
+    let cx = Ctxt::new();
+    let container = ast::Container::from_ast(&cx, input, Derive::Deserialize);
+    if let Err(e) = cx.check() {
+        errors.push(e);
+        return None;
+    }
+    let container = container?;
+    let attrs = attr::container(&input.attrs, errors);
+    let body = match &container.data {
+        ast::Data::Struct(ast::Style::Struct, fields) => {
+            Body::Struct(fields.iter().filter_map(|f| field(f, errors)).collect())
+        }
+        ast::Data::Struct(_, _) => {
+            errors.push(syn::Error::new_spanned(
+                &input.ident,
+                "StreamingModel needs named fields: a tuple or unit struct has no keys to stream; \
+                 use `struct Name { field: Type }`",
+            ));
+            return None;
+        }
+        ast::Data::Enum(variants) => {
+            let mut names = Vec::new();
+            for v in variants {
+                if !matches!(v.style, ast::Style::Unit) {
+                    errors.push(syn::Error::new_spanned(
+                        v.original,
+                        "StreamingModel supports only unit enums (variants without data) for now; \
+                         mark a field holding this enum `#[settle(atomic)]` and derive only \
+                         `Deserialize` on it",
+                    ));
+                } else if !v.attrs.skip_deserializing() {
+                    names.push(v.attrs.name().deserialize_name().to_owned());
+                }
+            }
+            Body::UnitEnum(names)
+        }
+    };
+    Some(Model { input, attrs, body })
+}
+
+fn field<'a>(f: &ast::Field<'a>, errors: &mut Vec<syn::Error>) -> Option<Field<'a>> {
+    let syn::Member::Named(ident) = &f.member else {
+        return None;
+    };
+    let name = f.attrs.name().deserialize_name().to_owned();
+    let mut keys: Vec<String> = f.attrs.aliases().iter().cloned().collect();
+    if !keys.contains(&name) {
+        keys.insert(0, name.clone());
+    }
+    Some(Field {
+        ident: ident.clone(),
+        ty: f.ty,
+        vis: &f.original.vis,
+        original: f.original,
+        name,
+        keys,
+        skipped: f.attrs.skip_deserializing(),
+        has_default: !matches!(f.attrs.default(), serde_attr::Default::None),
+        flatten: f.attrs.flatten(),
+        attrs: attr::field(&f.original.attrs, errors),
+    })
+}

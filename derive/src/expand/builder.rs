@@ -1,0 +1,168 @@
+//! The typed builder: routes scanner events by key into the draft, in place.
+
+use super::{Cx, has_inner, item_type, stream_type, variant};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
+    let Cx {
+        ident,
+        draft,
+        field_enum,
+        builder,
+        ..
+    } = cx;
+    let vis = cx.vis();
+    let generics = cx.generics();
+    let (impl_generics, ty_generics, _) = generics.split_for_impl();
+    let where_clause = cx.where_clause();
+    let marker = cx.marker_type();
+
+    let idents: Vec<_> = cx.fields.iter().map(|f| &f.ident).collect();
+    let builder_types = cx.fields.iter().map(|f| {
+        let stream = stream_type(f);
+        quote! { <#stream as ::settle::Streamable>::Builder }
+    });
+    let key_arms = cx.fields.iter().enumerate().map(|(i, f)| {
+        let keys = &f.keys;
+        quote! { #(#keys)|* => ::core::option::Option::Some(#i), }
+    });
+    let field_arms = cx
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| field_arm(cx, i, f));
+    let stream_doc = format!("A lenient stream of [`{ident}`] with the default options.");
+    let builder_doc = format!("The typed builder of [`{ident}`] (generated; not for direct use).");
+
+    quote! {
+        #[doc = #builder_doc]
+        #[doc(hidden)]
+        #vis struct #builder #generics #where_clause {
+            __state: ::settle::__private::ObjectState,
+            #(#idents: #builder_types,)*
+            __marker: #marker,
+        }
+
+        impl #impl_generics ::core::default::Default for #builder #ty_generics #where_clause {
+            fn default() -> Self {
+                #builder {
+                    __state: ::core::default::Default::default(),
+                    #(#idents: ::core::default::Default::default(),)*
+                    __marker: ::core::marker::PhantomData,
+                }
+            }
+        }
+
+        impl #impl_generics ::settle::Streamable for #ident #ty_generics #where_clause {
+            type Value = Self;
+            type Draft = #draft #ty_generics;
+            type Field = #field_enum #ty_generics;
+            type Builder = #builder #ty_generics;
+
+            fn step(
+                b: &mut Self::Builder,
+                slot: &mut ::core::option::Option<Self::Draft>,
+                event: ::settle::Event<'_>,
+                ctx: &mut ::settle::Ctx<'_, Self::Field>,
+            ) -> ::settle::Step<Self> {
+                fn index_of(key: &str) -> ::core::option::Option<usize> {
+                    match key {
+                        #(#key_arms)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+                match b.__state.route(&event, index_of) {
+                    ::settle::__private::Route::Begin => {
+                        *slot = ::core::option::Option::Some(::core::default::Default::default());
+                        ::settle::Step::More
+                    }
+                    ::settle::__private::Route::Done(raw) => {
+                        ::settle::Step::Done(::settle::from_raw(raw))
+                    }
+                    ::settle::__private::Route::Field { index, fresh } => {
+                        if let ::core::option::Option::Some(draft) = slot.as_mut() {
+                            match index {
+                                #(#field_arms)*
+                                _ => {}
+                            }
+                        }
+                        ::settle::Step::More
+                    }
+                    _ => ::settle::Step::More,
+                }
+            }
+        }
+
+        #[allow(dead_code)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc = #stream_doc]
+            pub fn stream() -> ::settle::Stream<Self> {
+                ::settle::Stream::new()
+            }
+
+            /// A stream with `options` (strict mode, limits).
+            pub fn stream_with(options: ::settle::Options) -> ::settle::Stream<Self> {
+                ::settle::Stream::with_options(options)
+            }
+        }
+    }
+}
+
+/// The dispatch of one field: step its builder, and when it settles, mark it and emit it.
+fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStream {
+    let field_enum = &cx.field_enum;
+    let fident = &f.ident;
+    let name = &f.name;
+    let stream = stream_type(f);
+    let settled = variant(f, "");
+    let inner = quote! { <#stream as ::settle::Streamable>::Field };
+    let wrap = match item_type(f) {
+        Some(_) => {
+            let item = variant(f, "Item");
+            let inner_arm = if has_inner(f) {
+                let vin = variant(f, "In");
+                quote! { ::settle::Item::Inner(i, x) => #field_enum::#vin(i, x), }
+            } else {
+                quote! { ::settle::Item::Inner(_, never) => match never {}, }
+            };
+            quote! {
+                |item: #inner| match item {
+                    ::settle::Item::Settled(i, v) => #field_enum::#item(i, v),
+                    #inner_arm
+                }
+            }
+        }
+        None if has_inner(f) => {
+            let vin = variant(f, "In");
+            quote! { |x: #inner| #field_enum::#vin(x) }
+        }
+        None => quote! { |never: #inner| match never {} },
+    };
+    quote! {
+        #index => {
+            if fresh {
+                b.#fident = ::core::default::Default::default();
+            }
+            let builder = &mut b.#fident;
+            let field_slot = &mut draft.#fident;
+            let step = ctx.nested(
+                ::settle::PathSegment::Key(#name),
+                #wrap,
+                |ctx| <#stream as ::settle::Streamable>::step(builder, field_slot, event, ctx),
+            );
+            if let ::settle::Step::Done(value) = step {
+                b.__state.field_done();
+                match value {
+                    ::core::result::Result::Ok(value) => {
+                        draft.__settled.insert(#index);
+                        ctx.emit(#field_enum::#settled(value));
+                    }
+                    ::core::result::Result::Err(error) => {
+                        ctx.reject(::settle::PathSegment::Key(#name), error);
+                    }
+                }
+            }
+        }
+    }
+}

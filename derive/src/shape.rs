@@ -1,0 +1,82 @@
+//! What a field's type looks like, read from its syntax: whether it is a vector (its
+//! elements get their own settled variant) and whether values inside it can settle on
+//! their own (nested models get a wrapping variant).
+
+use syn::{GenericArgument, PathArguments, Type};
+
+/// Types whose values have nothing inside that settles separately.
+const LEAVES: &[&str] = &[
+    "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+    "isize", "f32", "f64", "String", "str", "Value",
+];
+
+/// The first generic type argument of `ty` if its last path segment is `name`.
+fn argument_of<'t>(ty: &'t Type, names: &[&str]) -> Option<&'t Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let segment = path.path.segments.last()?;
+    if !names.iter().any(|n| segment.ident == n) {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &segment.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|a| match a {
+        GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })
+}
+
+/// `ty` without `Option<…>` and `Box<…>` wrappers.
+fn strip(mut ty: &Type) -> &Type {
+    while let Some(inner) = argument_of(ty, &["Option", "Box"]) {
+        ty = inner;
+    }
+    ty
+}
+
+/// The element type if `ty` is (an optional or boxed) `Vec<E>`.
+pub(crate) fn vec_element(ty: &Type) -> Option<&Type> {
+    argument_of(strip(ty), &["Vec"])
+}
+
+/// `ty` is an `Option<…>`: serde reads a missing key as `None`.
+pub(crate) fn is_option(ty: &Type) -> bool {
+    argument_of(ty, &["Option"]).is_some()
+}
+
+/// Values of `ty` may contain values that settle separately (models, maps, type
+/// parameters); false for std scalars and strings.
+pub(crate) fn has_inner(ty: &Type) -> bool {
+    match strip(ty) {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .is_none_or(|s| !LEAVES.iter().any(|leaf| s.ident == leaf)),
+        Type::Reference(_) => false,
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(s: &str) -> Type {
+        syn::parse_str(s).unwrap()
+    }
+
+    #[test]
+    fn reads_vectors_and_leaves() {
+        assert!(vec_element(&ty("Vec<String>")).is_some());
+        assert!(vec_element(&ty("Option<Box<Vec<Item>>>")).is_some());
+        assert!(vec_element(&ty("String")).is_none());
+        assert!(!has_inner(&ty("Option<u8>")));
+        assert!(!has_inner(&ty("String")));
+        assert!(has_inner(&ty("Meeting")));
+        assert!(has_inner(&ty("T")));
+        assert!(has_inner(&ty("HashMap<String, u8>")));
+    }
+}
