@@ -113,9 +113,6 @@ impl<'a> Cx<'a> {
         quote! { ::core::marker::PhantomData<fn() -> (#(#params,)*)> }
     }
 
-    pub(crate) fn type_param_idents(&self) -> Vec<&Ident> {
-        self.generics().type_params().map(|p| &p.ident).collect()
-    }
 }
 
 /// The type whose `Streamable` impl streams the field: its own, or `Atomic<T>`.
@@ -173,13 +170,4 @@ pub(crate) fn variant(field: &Field<'_>, suffix: &str) -> Ident {
         "In" => format_ident!("In{}", camel, span = field.ident.span()),
         _ => format_ident!("{}{}", camel, suffix, span = field.ident.span()),
     }
-}
-
-/// True if the tokens of `ty` mention one of `params`.
-pub(crate) fn mentions(ty: &TokenStream, params: &[&Ident]) -> bool {
-    ty.clone().into_iter().any(|tt| match tt {
-        proc_macro2::TokenTree::Ident(i) => params.contains(&&i),
-        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), params),
-        _ => false,
-    })
 }

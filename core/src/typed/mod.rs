@@ -192,11 +192,11 @@ impl PathSegment<'_> {
 pub trait Streamable: Sized {
     /// The strict value a settled value of this type deserializes to (`Self`, except for
     /// wrappers such as [`Atomic<T>`]).
-    type Value: DeserializeOwned;
+    type Value: DeserializeOwned + fmt::Debug;
     /// The partial value shown while it streams.
     type Draft: Clone + fmt::Debug + PartialEq + serde::Serialize;
     /// What settles inside a value of this type (struct fields, vector elements).
-    type Field;
+    type Field: fmt::Debug;
     /// The builder's state between events.
     type Builder: Default;
 

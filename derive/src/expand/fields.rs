@@ -1,6 +1,6 @@
 //! `XField` (what settles, typed) and `XFieldName` (which field).
 
-use super::{Cx, has_inner, item_type, mentions, variant};
+use super::{Cx, has_inner, item_type, variant};
 use crate::attr::docs;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -16,11 +16,9 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let generics = cx.generics();
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let where_clause = cx.where_clause();
-    let params = cx.type_param_idents();
 
     let mut variants = Vec::new();
     let mut debug_arms = Vec::new();
-    let mut payloads: Vec<TokenStream> = Vec::new();
     for f in &cx.fields {
         let fdocs = docs(&f.original.attrs);
         let ty = f.ty;
@@ -30,17 +28,15 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         variants.push(quote! { #(#fdocs)* #[doc = ""] #[doc = #settled] #v(#ty) });
         debug_arms
             .push(quote! { #field_enum::#v(x) => f.debug_tuple(stringify!(#v)).field(x).finish() });
-        payloads.push(quote! { #ty });
         if let Some(elem) = item_type(f) {
             let vi = variant(f, "Item");
             let doc = format!("An element of `{name}` settled: its index and strict value.");
             variants.push(quote! { #[doc = #doc] #vi(usize, #elem) });
             debug_arms.push(quote! { #field_enum::#vi(i, x) => f.debug_tuple(stringify!(#vi)).field(i).field(x).finish() });
-            payloads.push(quote! { #elem });
         }
         if has_inner(f) {
             let vin = variant(f, "In");
-            let (variant, arm, payload) = match item_type(f) {
+            let (variant, arm) = match item_type(f) {
                 Some(elem) => {
                     let payload = quote! { <#elem as ::settle::Streamable>::Field };
                     let doc = format!(
@@ -49,7 +45,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                     (
                         quote! { #[doc = #doc] #vin(usize, #payload) },
                         quote! { #field_enum::#vin(i, x) => f.debug_tuple(stringify!(#vin)).field(i).field(x).finish() },
-                        payload,
                     )
                 }
                 None => {
@@ -59,21 +54,15 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                     (
                         quote! { #[doc = #doc] #vin(#payload) },
                         quote! { #field_enum::#vin(x) => f.debug_tuple(stringify!(#vin)).field(x).finish() },
-                        payload,
                     )
                 }
             };
             variants.push(variant);
             debug_arms.push(arm);
-            payloads.push(payload);
         }
     }
-    let debug_bounds = payloads
-        .iter()
-        .filter(|p| mentions(p, &params))
-        .map(|p| quote! { #p: ::core::fmt::Debug, });
-    let mut debug_where = where_clause.clone();
-    debug_where.extend(quote! { #(#debug_bounds)* });
+    // `Streamable` requires `Value: Debug` and `Field: Debug`: no further bounds needed.
+    let debug_where = where_clause.clone();
 
     let enum_doc = format!(
         "What settled inside a [`{ident}`], with the strict value: one variant per field, \

@@ -1,0 +1,7 @@
+//! Compile errors of the derive: each names the problem, points at it and says the fix.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("ui/*.rs");
+}

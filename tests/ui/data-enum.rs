@@ -1,0 +1,11 @@
+use serde::Deserialize;
+use settle::StreamingModel;
+
+#[derive(Deserialize, StreamingModel)]
+enum Shape {
+    Circle { radius: f64 },
+    Square(f64),
+    Empty,
+}
+
+fn main() {}

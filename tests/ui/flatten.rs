@@ -1,0 +1,16 @@
+use serde::Deserialize;
+use settle::StreamingModel;
+
+#[derive(Deserialize, StreamingModel)]
+struct Meta {
+    author: String,
+}
+
+#[derive(Deserialize, StreamingModel)]
+struct Post {
+    title: String,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
+fn main() {}

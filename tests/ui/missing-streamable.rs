@@ -1,0 +1,13 @@
+use serde::Deserialize;
+use settle::StreamingModel;
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+struct Url(String);
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Link {
+    title: String,
+    target: Url,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use settle::StreamingModel;
+
+#[derive(StreamingModel)]
+union Bits {
+    int: u32,
+    float: f32,
+}
+
+fn main() {}

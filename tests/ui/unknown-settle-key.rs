@@ -1,0 +1,10 @@
+use serde::Deserialize;
+use settle::StreamingModel;
+
+#[derive(Deserialize, StreamingModel)]
+struct Review {
+    #[settle(atomc)]
+    id: String,
+}
+
+fn main() {}
