@@ -91,20 +91,34 @@ impl<'a> Cx<'a> {
             .as_ref()
             .map(|w| w.predicates.iter().collect::<Vec<_>>())
             .unwrap_or_default();
-        let bounds = self.fields.iter().map(|f| {
-            let ty = f.ty;
-            let stream = stream_type(f);
-            let mut bound = quote_spanned! {ty.span()=>
-                #stream: ::settle::Streamable<Value = #ty>,
-            };
-            if let Some(elem) = item_type(f) {
-                bound.extend(quote_spanned! {elem.span()=>
-                    #elem: ::settle::Streamable<Value = #elem>,
-                });
+        let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();
+        // A field whose type names a type parameter is bounded through the parameter (a
+        // where clause on `Vec<T>` itself would hide the impl's associated types).
+        let bounds = self
+            .fields
+            .iter()
+            .filter(|f| !mentions(f.ty, &params))
+            .map(|f| {
+                let ty = f.ty;
+                let stream = stream_type(f);
+                let mut bound = quote_spanned! {ty.span()=>
+                    #stream: ::settle::Streamable<Value = #ty>,
+                };
+                if let Some(elem) = item_type(f) {
+                    bound.extend(quote_spanned! {elem.span()=>
+                        #elem: ::settle::Streamable<Value = #elem>,
+                    });
+                }
+                bound
+            });
+        let param_bounds = params.iter().map(|p| {
+            quote_spanned! {p.span()=>
+                #p: ::settle::Streamable<Value = #p>
+                    + ::core::fmt::Debug
+                    + ::settle::__private::serde::de::DeserializeOwned,
             }
-            bound
         });
-        quote! { where #(#user,)* #(#bounds)* }
+        quote! { where #(#user,)* #(#bounds)* #(#param_bounds)* }
     }
 
     /// `PhantomData` over the type parameters, for generated types that might not use them.
@@ -112,7 +126,6 @@ impl<'a> Cx<'a> {
         let params = self.generics().type_params().map(|p| &p.ident);
         quote! { ::core::marker::PhantomData<fn() -> (#(#params,)*)> }
     }
-
 }
 
 /// The type whose `Streamable` impl streams the field: its own, or `Atomic<T>`.
@@ -170,4 +183,16 @@ pub(crate) fn variant(field: &Field<'_>, suffix: &str) -> Ident {
         "In" => format_ident!("In{}", camel, span = field.ident.span()),
         _ => format_ident!("{}{}", camel, suffix, span = field.ident.span()),
     }
+}
+
+/// True if `ty` names one of `params`.
+fn mentions(ty: &Type, params: &[&Ident]) -> bool {
+    fn walk(tokens: TokenStream, params: &[&Ident]) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) => params.contains(&&i),
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), params),
+            _ => false,
+        })
+    }
+    walk(quote! { #ty }, params)
 }

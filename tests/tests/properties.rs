@@ -4,6 +4,9 @@
 //!
 //! Case count: `PROPTEST_CASES` (CI sets 1000).
 
+mod common;
+
+use common::{chunk, extends};
 use proptest::prelude::*;
 use serde_json::Value;
 use settle::{DynamicStream, ErrorKind, Options};
@@ -233,21 +236,6 @@ fn numbers_fit(d: &Doc) -> bool {
     }
 }
 
-/// `prev` may be shown before `next`: strings grow by appending, containers gain members,
-/// scalars never change, nothing disappears or changes type.
-fn extends(prev: &Value, next: &Value) -> bool {
-    match (prev, next) {
-        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| extends(x, y))
-        }
-        (Value::Object(a), Value::Object(b)) => a
-            .iter()
-            .all(|(k, x)| b.get(k).is_some_and(|y| extends(x, y))),
-        (a, b) => a == b,
-    }
-}
-
 /// Every JSON Pointer in `v`.
 fn all_paths(v: &Value, path: String, out: &mut BTreeSet<String>) {
     match v {
@@ -265,24 +253,6 @@ fn all_paths(v: &Value, path: String, out: &mut BTreeSet<String>) {
         _ => {}
     }
     out.insert(path);
-}
-
-fn chunk<'a>(bytes: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
-    let mut chunks = Vec::new();
-    let mut at = 0;
-    let mut k = 0;
-    while at < bytes.len() {
-        let n = sizes
-            .get(k % sizes.len().max(1))
-            .copied()
-            .unwrap_or(1)
-            .max(1);
-        let end = (at + n).min(bytes.len());
-        chunks.push(&bytes[at..end]);
-        at = end;
-        k += 1;
-    }
-    chunks
 }
 
 /// Feeds `chunks` and checks the whole contract against `expected`.

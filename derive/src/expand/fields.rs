@@ -79,22 +79,30 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         .fields
         .iter()
         .map(|f| !f.has_default && !crate::shape::is_option(f.ty));
-    let marker = cx.marker_type();
+    // Only a generic struct needs a variant that uses its type parameters.
+    let (marker_variant, marker_arm) = if generics.type_params().next().is_some() {
+        let marker = cx.marker_type();
+        (
+            quote! { #[doc(hidden)] __Marker(#marker, ::core::convert::Infallible), },
+            quote! { #field_enum::__Marker(_, never) => match *never {}, },
+        )
+    } else {
+        (quote! {}, quote! {})
+    };
 
     quote! {
         #[doc = #enum_doc]
         #[allow(dead_code)]
         #vis enum #field_enum #generics #where_clause {
             #(#variants,)*
-            #[doc(hidden)]
-            __Marker(#marker, ::core::convert::Infallible),
+            #marker_variant
         }
 
         impl #impl_generics ::core::fmt::Debug for #field_enum #ty_generics #debug_where {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 match self {
                     #(#debug_arms,)*
-                    #field_enum::__Marker(_, never) => match *never {},
+                    #marker_arm
                 }
             }
         }

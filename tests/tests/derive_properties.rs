@@ -1,0 +1,403 @@
+//! Property tests of derived models: random instances with nested structs, vectors,
+//! options, enums, maps and escapes, serialized by serde_json (compact or pretty, with or
+//! without a fence), fed in random chunkings including 1-byte chunks.
+
+mod common;
+
+use common::{chunk, extends};
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use settle::StreamingModel;
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+enum Color {
+    DeepRed,
+    Green,
+    #[serde(rename = "blue!")]
+    Blue,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "camelCase")]
+struct Inner {
+    display_name: String,
+    count: i64,
+    tags: Vec<String>,
+    color: Option<Color>,
+    ratio: Option<u16>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Outer {
+    #[serde(rename = "ID")]
+    id: u32,
+    title: String,
+    inner: Inner,
+    items: Vec<Inner>,
+    maybe: Option<Inner>,
+    weights: HashMap<String, i32>,
+    flags: BTreeMap<String, bool>,
+    grid: Vec<Vec<u8>>,
+    #[settle(atomic)]
+    token: String,
+    extra: Value,
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z {}\\[\\]:,\"\\\\/]{0,10}",
+        "\\PC{0,6}",
+        "[é漢🚀\u{1}\n\t]{0,4}"
+    ]
+}
+
+fn color() -> impl Strategy<Value = Color> {
+    prop_oneof![Just(Color::DeepRed), Just(Color::Green), Just(Color::Blue)]
+}
+
+fn inner() -> impl Strategy<Value = Inner> {
+    (
+        text(),
+        any::<i64>(),
+        prop::collection::vec(text(), 0..4),
+        proptest::option::of(color()),
+        proptest::option::of(any::<u16>()),
+    )
+        .prop_map(|(display_name, count, tags, color, ratio)| Inner {
+            display_name,
+            count,
+            tags,
+            color,
+            ratio,
+        })
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(Value::from),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 12, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(text(), inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn outer() -> impl Strategy<Value = Outer> {
+    (
+        (
+            any::<u32>(),
+            text(),
+            inner(),
+            prop::collection::vec(inner(), 0..3),
+        ),
+        (
+            proptest::option::of(inner()),
+            prop::collection::hash_map(text(), any::<i32>(), 0..3),
+            prop::collection::btree_map(text(), any::<bool>(), 0..3),
+            prop::collection::vec(prop::collection::vec(any::<u8>(), 0..3), 0..3),
+            "[A-Z0-9-]{1,8}",
+            json_value(),
+        ),
+    )
+        .prop_map(
+            |((id, title, inner, items), (maybe, weights, flags, grid, token, extra))| Outer {
+                id,
+                title,
+                inner,
+                items,
+                maybe,
+                weights,
+                flags,
+                grid,
+                token,
+                extra,
+            },
+        )
+}
+
+/// Checks one settled field of `Inner` against the instance.
+fn check_inner(field: &InnerField, expected: &Inner) -> Result<(), TestCaseError> {
+    match field {
+        InnerField::DisplayName(v) => prop_assert_eq!(v, &expected.display_name),
+        InnerField::Count(v) => prop_assert_eq!(v, &expected.count),
+        InnerField::TagsItem(i, v) => prop_assert_eq!(Some(v), expected.tags.get(*i)),
+        InnerField::Tags(v) => prop_assert_eq!(v, &expected.tags),
+        InnerField::Color(v) => prop_assert_eq!(v, &expected.color),
+        InnerField::Ratio(v) => prop_assert_eq!(v, &expected.ratio),
+        InnerField::InColor(never) => match *never {},
+    }
+    Ok(())
+}
+
+/// Checks one settled field of `Outer`; returns the top-level field's name if it is one.
+fn check_outer(
+    field: &OuterField,
+    expected: &Outer,
+) -> Result<Option<OuterFieldName>, TestCaseError> {
+    use OuterFieldName as N;
+    let top = match field {
+        OuterField::Id(v) => {
+            prop_assert_eq!(v, &expected.id);
+            Some(N::Id)
+        }
+        OuterField::Title(v) => {
+            prop_assert_eq!(v, &expected.title);
+            Some(N::Title)
+        }
+        OuterField::Inner(v) => {
+            prop_assert_eq!(v, &expected.inner);
+            Some(N::Inner)
+        }
+        OuterField::InInner(f) => {
+            check_inner(f, &expected.inner)?;
+            None
+        }
+        OuterField::ItemsItem(i, v) => {
+            prop_assert_eq!(Some(v), expected.items.get(*i));
+            None
+        }
+        OuterField::InItems(i, f) => {
+            check_inner(f, &expected.items[*i])?;
+            None
+        }
+        OuterField::Items(v) => {
+            prop_assert_eq!(v, &expected.items);
+            Some(N::Items)
+        }
+        OuterField::Maybe(v) => {
+            prop_assert_eq!(v, &expected.maybe);
+            Some(N::Maybe)
+        }
+        OuterField::InMaybe(f) => {
+            check_inner(f, expected.maybe.as_ref().expect("maybe is present"))?;
+            None
+        }
+        OuterField::Weights(v) => {
+            prop_assert_eq!(v, &expected.weights);
+            Some(N::Weights)
+        }
+        OuterField::InWeights(settle::Entry::Settled(k, v)) => {
+            prop_assert_eq!(Some(v), expected.weights.get(k));
+            None
+        }
+        OuterField::Flags(v) => {
+            prop_assert_eq!(v, &expected.flags);
+            Some(N::Flags)
+        }
+        OuterField::InFlags(settle::Entry::Settled(k, v)) => {
+            prop_assert_eq!(Some(v), expected.flags.get(k));
+            None
+        }
+        OuterField::GridItem(i, v) => {
+            prop_assert_eq!(Some(v), expected.grid.get(*i));
+            None
+        }
+        OuterField::InGrid(i, settle::Item::Settled(j, v)) => {
+            prop_assert_eq!(Some(v), expected.grid.get(*i).and_then(|row| row.get(*j)));
+            None
+        }
+        OuterField::Grid(v) => {
+            prop_assert_eq!(v, &expected.grid);
+            Some(N::Grid)
+        }
+        OuterField::Token(v) => {
+            prop_assert_eq!(v, &expected.token);
+            Some(N::Token)
+        }
+        OuterField::Extra(v) => {
+            prop_assert_eq!(v, &expected.extra);
+            Some(N::Extra)
+        }
+        other => return Err(TestCaseError::fail(format!("unexpected event {other:?}"))),
+    };
+    Ok(top)
+}
+
+fn sizes() -> impl Strategy<Value = Vec<usize>> {
+    prop_oneof![
+        Just(vec![1]),
+        Just(vec![7]),
+        prop::collection::vec(1usize..20, 1..12),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    #[test]
+    fn derived_model_streams_every_field(
+        expected in outer(),
+        pretty in any::<bool>(),
+        fenced in any::<bool>(),
+        sizes in sizes(),
+    ) {
+        let json = if pretty {
+            serde_json::to_string_pretty(&expected).unwrap()
+        } else {
+            serde_json::to_string(&expected).unwrap()
+        };
+        let text = if fenced {
+            format!("Here is the object:\n```json\n{json}\n```\nDone.")
+        } else {
+            json
+        };
+        let final_json = serde_json::to_value(&expected).unwrap();
+        let mut stream = Outer::stream();
+        let mut previous: Option<Value> = None;
+        let mut tops = Vec::new();
+        for piece in chunk(text.as_bytes(), &sizes) {
+            let fields: Vec<OuterField> = stream.feed(piece).unwrap().collect();
+            for field in &fields {
+                if let Some(top) = check_outer(field, &expected)? {
+                    tops.push(top);
+                }
+            }
+            let draft = serde_json::to_value(stream.draft()).unwrap();
+            prop_assert!(extends(&draft, &final_json), "draft {} is not a prefix of {}", draft, final_json);
+            if let Some(prev) = &previous {
+                prop_assert!(extends(prev, &draft), "draft {} does not extend {}", draft, prev);
+            }
+            for name in OuterFieldName::ALL {
+                if stream.draft().state(*name) == settle::FieldState::Settled {
+                    let key = name.key();
+                    prop_assert_eq!(draft.get(key), final_json.get(key), "settled {} changed", key);
+                }
+            }
+            previous = Some(draft);
+        }
+        tops.sort();
+        prop_assert_eq!(tops, OuterFieldName::ALL.to_vec(), "every top-level field settles once");
+        let value = stream.finish().unwrap();
+        prop_assert_eq!(value, expected);
+    }
+}
+
+#[test]
+fn absent_and_null_stay_apart() {
+    let mut stream = Outer::stream();
+    let text = r#"{"ID": 1, "maybe": null, "inner": {"displayName": "x", "color": null"#;
+    stream.feed(text.as_bytes()).unwrap();
+    let draft = stream.draft();
+    assert_eq!(draft.maybe, Some(None), "the model wrote null");
+    assert_eq!(draft.title, None, "title has not arrived");
+    let inner = draft.inner.as_ref().unwrap();
+    assert_eq!(inner.color, Some(None));
+    assert_eq!(inner.ratio, None);
+}
+
+#[test]
+fn unknown_keys_are_skipped_and_aliases_read() {
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Small {
+        #[serde(alias = "heading")]
+        title: String,
+        #[serde(default)]
+        n: u8,
+        #[serde(skip)]
+        cache: u8,
+    }
+    let mut stream = Small::stream();
+    let text = r#"{"junk": {"title": "no", "n": [1, {"x": 2}]}, "heading": "yes", "cache": 5}"#;
+    let fields: Vec<_> = stream.feed(text.as_bytes()).unwrap().collect();
+    assert_eq!(format!("{fields:?}"), r#"[Title("yes")]"#);
+    assert_eq!(stream.draft().title.as_deref(), Some("yes"));
+    assert_eq!(
+        stream.finish().unwrap(),
+        Small {
+            title: "yes".into(),
+            n: 0,
+            cache: 0
+        }
+    );
+}
+
+#[test]
+fn duplicate_keys_follow_the_last_and_finish_reports_serde() {
+    let mut stream = Inner::stream();
+    let text = r#"{"displayName": "a", "count": 1, "displayName": "b""#;
+    stream.feed(text.as_bytes()).unwrap();
+    assert_eq!(stream.draft().display_name.as_deref(), Some("b"));
+    stream
+        .feed(br#", "tags": [], "color": null, "ratio": 3}"#)
+        .unwrap();
+    let err = stream.finish().unwrap_err();
+    assert_eq!(err.kind(), settle::ErrorKind::Validation);
+    assert!(
+        err.to_string().contains("duplicate field `displayName`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn callbacks_fire_in_settling_order() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let mut stream = Inner::stream();
+    let (a, b, c) = (log.clone(), log.clone(), log.clone());
+    stream
+        .on_tags_item(move |i, t| a.borrow_mut().push(format!("tag {i} {t}")))
+        .on_count(move |n| b.borrow_mut().push(format!("count {n}")))
+        .on_tags(move |t| c.borrow_mut().push(format!("tags {}", t.len())));
+    let text =
+        r#"{"tags": ["x", "y"], "count": 5, "displayName": "", "color": null, "ratio": null}"#;
+    for byte in text.as_bytes() {
+        stream.feed(std::slice::from_ref(byte)).unwrap();
+    }
+    assert_eq!(*log.borrow(), ["tag 0 x", "tag 1 y", "tags 2", "count 5"]);
+    stream.finish().unwrap();
+}
+
+#[test]
+fn a_vec_root_reports_each_element() {
+    let mut stream = settle::Stream::<Vec<Inner>>::new();
+    let one = r#"{"displayName": "a", "count": 1, "tags": [], "color": "GREEN", "ratio": null}"#;
+    let text = format!("Items: [{one}, {one}]");
+    let mut settled = Vec::new();
+    for piece in text.as_bytes().chunks(5) {
+        for item in stream.feed(piece).unwrap() {
+            if let settle::Item::Settled(i, inner) = item {
+                settled.push((i, inner.count, inner.color));
+            }
+        }
+    }
+    assert_eq!(
+        settled,
+        [(0, 1, Some(Color::Green)), (1, 1, Some(Color::Green))]
+    );
+    assert_eq!(stream.finish().unwrap().len(), 2);
+}
+
+#[test]
+fn generic_models_stream() {
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Page<T> {
+        items: Vec<T>,
+        next: Option<String>,
+    }
+    let mut stream = Page::<Inner>::stream();
+    let one = r#"{"displayName": "a", "count": 1, "tags": ["t"], "color": null, "ratio": 2}"#;
+    let text = format!(r#"{{"items": [{one}], "next": null}}"#);
+    let fields: Vec<_> = stream.feed(text.as_bytes()).unwrap().collect();
+    assert!(matches!(
+        fields[0],
+        PageField::InItems(0, InnerField::DisplayName(_))
+    ));
+    assert!(
+        fields
+            .iter()
+            .any(|f| matches!(f, PageField::ItemsItem(0, _)))
+    );
+    assert_eq!(stream.finish().unwrap().items.len(), 1);
+}
