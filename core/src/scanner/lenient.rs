@@ -154,6 +154,9 @@ impl Scanner {
         }
         self.after_comment = resume;
         self.state = State::CommentSlash;
+        // Comments become spaces (newlines kept): the clean text stays aligned with the
+        // input, byte for byte and line for line.
+        self.clean.push(b' ');
         Ok(i + 1)
     }
 
@@ -164,6 +167,7 @@ impl Scanner {
             Some(_) => return Err(stop(Reason::InvalidComment, i)),
             None => return Ok(i),
         }
+        self.clean.push(b' ');
         Ok(i + 1)
     }
 
@@ -172,15 +176,21 @@ impl Scanner {
         match rest.iter().position(|&c| c == b'\n') {
             Some(nl) => {
                 self.state = self.after_comment;
+                self.clean.resize(self.clean.len() + nl, b' ');
+                self.clean.push(b'\n');
                 Ok(i + nl + 1)
             }
-            None => Ok(b.len()),
+            None => {
+                self.clean.resize(self.clean.len() + rest.len(), b' ');
+                Ok(b.len())
+            }
         }
     }
 
     pub(super) fn block_comment(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             i += 1;
+            self.clean.push(if c == b'\n' { b'\n' } else { b' ' });
             match (self.state, c) {
                 (State::BlockStar, b'/') => {
                     self.state = self.after_comment;

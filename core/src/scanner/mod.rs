@@ -49,7 +49,8 @@ fn stop(reason: Reason, at: usize) -> Stop {
 ///     scanner.feed(chunk.as_bytes(), &mut IgnoreSink)?;
 /// }
 /// scanner.finish(&mut IgnoreSink)?;
-/// assert_eq!(scanner.clean(), br#"{"a":[1,2]}"#);
+/// // Prose and the fence are gone; the comment and the trailing comma became spaces.
+/// assert_eq!(scanner.clean(), b"{\"a\": [1, 2 ]        \n}");
 /// # Ok::<(), settle::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -81,8 +82,10 @@ pub struct Scanner {
     line_start: u64,
     /// Bytes skipped inside `<think>` blocks (not counted by the idle limit).
     think_bytes: u64,
-    /// Offset of the current root's opening bracket.
+    /// Input offset of the current root's first byte (the clean buffer's first byte).
     root_offset: u64,
+    /// Clean-buffer offset just past the root container's last complete member.
+    root_member_end: usize,
     /// Offset of the last tentative root dropped, for the `NoStructure` message.
     false_start: Option<u64>,
     error: Option<Error>,
@@ -121,6 +124,7 @@ impl Scanner {
             line_start: 0,
             think_bytes: 0,
             root_offset: 0,
+            root_member_end: 0,
             false_start: None,
             error: None,
         }
@@ -134,6 +138,23 @@ impl Scanner {
     /// The value's clean JSON text so far: no prose, fences, comments or trailing commas.
     pub fn clean(&self) -> &[u8] {
         &self.clean
+    }
+
+    /// The input offset of the clean buffer's first byte. The clean text is aligned with
+    /// the input from there: comments and trailing commas are blanked, not removed, so clean
+    /// offset `n` is input offset `root_offset() + n`, on the same line.
+    pub fn root_offset(&self) -> u64 {
+        self.root_offset
+    }
+
+    /// The root object's clean text up to the end of its last complete member (without the
+    /// closing `}`), while the root is an open object: append `}` for the value made of the
+    /// members read so far.
+    pub fn root_prefix(&self) -> Option<&[u8]> {
+        match self.stack.first() {
+            Some(frame) if frame.object && !self.tentative => self.clean.get(..self.root_member_end),
+            _ => None,
+        }
     }
 
     /// Bytes fed so far, prose included.

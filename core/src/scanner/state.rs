@@ -52,6 +52,8 @@ pub(crate) struct Frame {
     pub(crate) has_member: bool,
     /// The last token was a `,`.
     pub(crate) after_comma: bool,
+    /// Where that `,` sits in the clean buffer.
+    pub(crate) comma_at: usize,
 }
 
 /// Progress inside a number, by RFC 8259's grammar.

@@ -11,7 +11,12 @@ impl Scanner {
     pub(super) fn value_start<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             match c {
-                _ if is_ws(c) => i += 1,
+                // Whitespace before a strict root is not part of the value.
+                _ if is_ws(c) && self.stack.is_empty() => i += 1,
+                _ if is_ws(c) => {
+                    self.clean.push(c);
+                    i += 1;
+                }
                 b'/' => return self.comment_start(i, State::ValueStart),
                 b']' => match self.stack.last() {
                     Some(f) if !f.object && (!f.has_member || self.trailing_comma_allowed()) => {
@@ -29,6 +34,9 @@ impl Scanner {
     /// A value starts with byte `c` at `i`.
     fn begin_value<S: Sink>(&mut self, c: u8, i: usize, sink: &mut S) -> Step {
         let in_object = self.stack.last().is_some_and(|f| f.object);
+        if self.stack.is_empty() {
+            self.root_offset = self.fed + i as u64;
+        }
         if let Some(frame) = self.stack.last_mut() {
             frame.after_comma = false;
         }
@@ -103,8 +111,12 @@ impl Scanner {
             start: self.clean.len(),
             has_member: false,
             after_comma: false,
+            comma_at: 0,
         });
         self.clean.push(c);
+        if self.stack.len() == 1 {
+            self.root_member_end = self.clean.len();
+        }
         Ok(())
     }
 
@@ -113,7 +125,6 @@ impl Scanner {
         self.clean.clear();
         self.stack.clear();
         self.tentative = self.preamble.prose_seen;
-        self.root_offset = self.fed + i as u64;
         self.begin_value(c, i, sink)
     }
 
@@ -121,7 +132,10 @@ impl Scanner {
     pub(super) fn key_start<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             match c {
-                _ if is_ws(c) => i += 1,
+                _ if is_ws(c) => {
+                    self.clean.push(c);
+                    i += 1;
+                }
                 b'/' => return self.comment_start(i, State::KeyStart),
                 b'"' => {
                     self.key.clear();
@@ -151,7 +165,10 @@ impl Scanner {
     pub(super) fn colon<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             match c {
-                _ if is_ws(c) => i += 1,
+                _ if is_ws(c) => {
+                    self.clean.push(c);
+                    i += 1;
+                }
                 b'/' => return self.comment_start(i, State::Colon),
                 b':' => {
                     self.clean.push(b':');
@@ -169,13 +186,17 @@ impl Scanner {
     pub(super) fn after_value<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             match c {
-                _ if is_ws(c) => i += 1,
+                _ if is_ws(c) => {
+                    self.clean.push(c);
+                    i += 1;
+                }
                 b'/' => return self.comment_start(i, State::AfterValue),
                 b',' => {
                     let Some(frame) = self.stack.last_mut() else {
                         return Err(stop(Reason::TrailingCharacters, i));
                     };
                     frame.after_comma = true;
+                    frame.comma_at = self.clean.len();
                     self.state = if frame.object {
                         State::KeyStart
                     } else {
@@ -206,8 +227,11 @@ impl Scanner {
         let Some(frame) = self.stack.pop() else {
             return Err(stop(Reason::TrailingCharacters, i));
         };
-        if frame.after_comma && self.clean.last() == Some(&b',') {
-            self.clean.pop();
+        if frame.after_comma {
+            // A trailing comma becomes a space: the clean text stays aligned with the input.
+            if let Some(comma) = self.clean.get_mut(frame.comma_at) {
+                *comma = b' ';
+            }
         }
         self.clean.push(if frame.object { b'}' } else { b']' });
         let raw = Raw::new(&self.clean, frame.start..self.clean.len());
@@ -227,6 +251,9 @@ impl Scanner {
                 frame.has_member = true;
                 frame.after_comma = false;
                 self.state = State::AfterValue;
+                if self.stack.len() == 1 {
+                    self.root_member_end = self.clean.len();
+                }
             }
             None => self.state = State::AfterRoot,
         }
