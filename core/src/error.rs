@@ -25,6 +25,8 @@ pub enum ErrorKind {
     TooDeep,
     /// The value is JSON, but serde rejected it as the strict type.
     Validation,
+    /// Only whitespace arrived inside the value for longer than the stall guard allows.
+    Stalled,
 }
 
 impl ErrorKind {
@@ -37,6 +39,7 @@ impl ErrorKind {
             ErrorKind::TooLarge => "too_large",
             ErrorKind::TooDeep => "too_deep",
             ErrorKind::Validation => "validation",
+            ErrorKind::Stalled => "stalled",
         }
     }
 }
@@ -80,6 +83,7 @@ pub(crate) enum Reason {
     TooLarge(u64),
     TooDeep(usize),
     Validation,
+    Stalled(u64),
 }
 
 impl Reason {
@@ -98,6 +102,7 @@ impl Reason {
             TooLarge(_) => ErrorKind::TooLarge,
             TooDeep(_) => ErrorKind::TooDeep,
             Validation => ErrorKind::Validation,
+            Stalled(_) => ErrorKind::Stalled,
             _ => ErrorKind::Invalid,
         }
     }
@@ -141,6 +146,10 @@ impl fmt::Display for Reason {
             TooLarge(n) => write!(f, "input exceeds the byte limit of {n} bytes"),
             TooDeep(n) => write!(f, "nesting exceeds the depth limit of {n}"),
             Validation => f.write_str("the value does not match the type"),
+            Stalled(n) => write!(
+                f,
+                "more than {n} bytes of whitespace in a row inside the value"
+            ),
         }
     }
 }

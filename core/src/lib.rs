@@ -48,8 +48,8 @@ pub mod __private;
 
 pub use dynamic::{DynamicSink, DynamicStream, Kind, PartialValue, ValueRef};
 pub use error::{Error, ErrorKind};
-pub use options::Options;
-pub use scanner::Scanner;
+pub use options::{Options, SecondRoot};
+pub use scanner::{Scanner, Warning, WarningKind};
 /// Derives streaming for a response type: `#[derive(StreamingModel)]` on a struct with named
 /// fields (or on a unit enum, which then streams as one atomic value).
 ///

@@ -19,6 +19,27 @@ pub struct Options {
     /// Bytes of prose (outside `<think>` blocks) after which, with no value begun, the stream
     /// gives up with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure). Default 256 KiB.
     pub idle_limit: u64,
+    /// Bytes of whitespace in a row inside the value after which the stream ends with
+    /// [`ErrorKind::Stalled`](crate::ErrorKind::Stalled) (a model caught in a whitespace
+    /// loop). `None` disables the guard. Default 16 KiB.
+    pub stall_limit: Option<u64>,
+    /// What to do with a second JSON value after the root (lenient mode). Default
+    /// [`SecondRoot::KeepFirst`]; either way a [`Warning`](crate::Warning) is recorded.
+    pub second_root: SecondRoot,
+    /// Typed streams: fail in the chunk where a value serde rejects settles (an enum value
+    /// outside the set, a number out of range), instead of at `finish`. Default `true`.
+    pub fail_fast: bool,
+}
+
+/// The policy for a second JSON value after the root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SecondRoot {
+    /// Keep the first value; ignore the rest of the input.
+    #[default]
+    KeepFirst,
+    /// Replace the value with the later one (models sometimes print an example first). The
+    /// draft restarts when the second value is confirmed.
+    KeepLast,
 }
 
 impl Default for Options {
@@ -28,6 +49,9 @@ impl Default for Options {
             max_bytes: 64 * 1024 * 1024,
             max_depth: 128,
             idle_limit: 256 * 1024,
+            stall_limit: Some(16 * 1024),
+            second_root: SecondRoot::KeepFirst,
+            fail_fast: true,
         }
     }
 }
@@ -48,6 +72,24 @@ impl Options {
     /// Sets [`Options::max_depth`].
     pub fn max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;
+        self
+    }
+
+    /// Sets [`Options::stall_limit`].
+    pub fn stall_limit(mut self, stall_limit: Option<u64>) -> Self {
+        self.stall_limit = stall_limit;
+        self
+    }
+
+    /// Sets [`Options::second_root`].
+    pub fn second_root(mut self, policy: SecondRoot) -> Self {
+        self.second_root = policy;
+        self
+    }
+
+    /// Sets [`Options::fail_fast`].
+    pub fn fail_fast(mut self, fail_fast: bool) -> Self {
+        self.fail_fast = fail_fast;
         self
     }
 

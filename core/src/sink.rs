@@ -82,6 +82,9 @@ pub trait Sink {
     fn bool(&mut self, value: bool, raw: Raw<'_>) {}
     /// A complete `null`.
     fn null(&mut self, raw: Raw<'_>) {}
+    /// A second root replaced the first ([`SecondRoot::KeepLast`](crate::SecondRoot)):
+    /// forget the value read so far; the new root's events follow.
+    fn reset(&mut self) {}
 }
 
 /// A sink that ignores every event: the scanner alone, for validation and benchmarks.

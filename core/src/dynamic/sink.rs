@@ -184,4 +184,11 @@ impl Sink for DynamicSink {
     fn null(&mut self, _raw: Raw<'_>) {
         self.scalar(Node::Null);
     }
+
+    fn reset(&mut self) {
+        self.tree = PartialValue::default();
+        self.open.clear();
+        self.open_string = None;
+        self.path.clear();
+    }
 }

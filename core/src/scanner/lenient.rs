@@ -21,7 +21,7 @@ impl Scanner {
             .position(|&c| PROSE_STOP[usize::from(c)])
             .unwrap_or(rest.len());
         let room = self.options.idle_limit.saturating_sub(self.idle_bytes(i));
-        if skip as u64 > room {
+        if skip as u64 > room && !self.done {
             let at = i + usize::try_from(room).unwrap_or(skip);
             return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
         }
@@ -201,18 +201,5 @@ impl Scanner {
             }
         }
         Ok(i)
-    }
-
-    /// After the root: lenient mode ignores the rest (prose, a closing fence); strict mode
-    /// allows only whitespace.
-    pub(super) fn after_root(&mut self, b: &[u8], i: usize) -> Step {
-        if !self.options.strict {
-            return Ok(b.len());
-        }
-        let rest = b.get(i..).unwrap_or_default();
-        match rest.iter().position(|&c| !is_ws(c)) {
-            Some(k) => Err(stop(Reason::TrailingCharacters, i + k)),
-            None => Ok(b.len()),
-        }
     }
 }

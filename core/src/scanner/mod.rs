@@ -7,6 +7,7 @@
 
 mod lenient;
 mod scalar;
+mod second;
 mod state;
 mod string;
 mod structure;
@@ -16,6 +17,8 @@ use crate::error::{Error, Reason};
 use crate::options::Options;
 use crate::sink::Sink;
 use state::{Frame, Num, Preamble, State, StrState};
+
+pub use second::{Warning, WarningKind};
 
 /// Why a step stopped, and at which index of the current chunk.
 #[derive(Debug)]
@@ -88,6 +91,22 @@ pub struct Scanner {
     root_member_end: usize,
     /// Offset of the last tentative root dropped, for the `NoStructure` message.
     false_start: Option<u64>,
+    /// A root value has completed (lenient mode keeps looking for a second one).
+    done: bool,
+    /// Clean-buffer offset where a second root's text begins (the first root's length).
+    second_start: usize,
+    /// Input offset of the second root's first byte.
+    second_offset: u64,
+    /// A second root is being scanned for detection only (keep-first policy): its events
+    /// go nowhere.
+    muted: bool,
+    /// A muted second root was just confirmed.
+    second_confirmed: bool,
+    /// After a detected second root: everything else is ignored.
+    ignore_rest: bool,
+    /// Bytes of whitespace in a row inside the value, for the stall guard.
+    ws_run: u64,
+    warnings: Vec<Warning>,
     error: Option<Error>,
 }
 
@@ -126,6 +145,14 @@ impl Scanner {
             root_offset: 0,
             root_member_end: 0,
             false_start: None,
+            done: false,
+            second_start: 0,
+            second_offset: 0,
+            muted: false,
+            second_confirmed: false,
+            ignore_rest: false,
+            ws_run: 0,
+            warnings: Vec::new(),
             error: None,
         }
     }
@@ -152,7 +179,9 @@ impl Scanner {
     /// members read so far.
     pub fn root_prefix(&self) -> Option<&[u8]> {
         match self.stack.first() {
-            Some(frame) if frame.object && !self.tentative => self.clean.get(..self.root_member_end),
+            Some(frame) if frame.object && !self.tentative => {
+                self.clean.get(..self.root_member_end)
+            }
             _ => None,
         }
     }
@@ -167,9 +196,27 @@ impl Scanner {
         self.stack.len()
     }
 
-    /// The root value is complete.
+    /// A root value is complete (lenient mode may still be reading prose after it, or a
+    /// second value under [`SecondRoot::KeepLast`](crate::SecondRoot::KeepLast)).
     pub fn is_complete(&self) -> bool {
-        self.state == State::AfterRoot
+        self.done
+            && (self.state == State::AfterRoot || self.tentative || self.muted || self.in_prose())
+    }
+
+    fn in_prose(&self) -> bool {
+        matches!(
+            self.state,
+            State::Prose
+                | State::FenceTicks
+                | State::FenceTag
+                | State::ThinkOpen
+                | State::ThinkBody
+        )
+    }
+
+    /// What the scanner noticed but tolerated (a second JSON value after the root).
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     /// The root has begun and been confirmed (events have reached the sink).
@@ -194,13 +241,21 @@ impl Scanner {
         let (bytes, over) = chunk.split_at(take);
         let mut i = 0;
         while i < bytes.len() {
-            match self.step(bytes, i, sink) {
+            let step = if self.muted {
+                self.step(bytes, i, &mut crate::IgnoreSink)
+            } else {
+                self.step(bytes, i, sink)
+            };
+            match step {
                 Ok(next) => i = next,
-                Err(s) if self.tentative && s.reason.kind() == crate::ErrorKind::Invalid => {
+                Err(s) if self.droppable(s.reason) => {
                     self.abandon();
                     i = s.at;
                 }
                 Err(s) => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
+            }
+            if self.second_confirmed {
+                self.keep_first();
             }
         }
         if !over.is_empty() {
@@ -215,6 +270,12 @@ impl Scanner {
     pub fn finish<S: Sink>(&mut self, sink: &mut S) -> Result<(), Error> {
         if let Some(error) = &self.error {
             return Err(error.clone());
+        }
+        if self.done && (self.tentative || self.muted || self.in_prose()) {
+            if self.tentative || self.muted {
+                self.abandon();
+            }
+            return Ok(());
         }
         let reason = match self.state {
             State::AfterRoot => return Ok(()),
@@ -270,10 +331,15 @@ impl Scanner {
     /// Drops a tentative root that failed before its first member was confirmed; scanning
     /// resumes in prose at the byte that failed it.
     fn abandon(&mut self) {
-        self.false_start = Some(self.root_offset);
+        if self.done {
+            self.clean.truncate(self.second_start);
+            self.muted = false;
+        } else {
+            self.false_start = Some(self.root_offset);
+            self.clean.clear();
+        }
         self.tentative = false;
         self.stack.clear();
-        self.clean.clear();
         self.in_key = false;
         self.string = StrState::NEW;
         self.state = State::Prose;
@@ -287,6 +353,9 @@ impl Scanner {
             return;
         }
         self.tentative = false;
+        if self.done && !self.second_confirmed_here(sink) {
+            return;
+        }
         for frame in &self.stack {
             if frame.object {
                 sink.begin_object();

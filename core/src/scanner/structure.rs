@@ -10,13 +10,16 @@ impl Scanner {
     /// Expecting a value (or, in an array, the closing `]`).
     pub(super) fn value_start<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
-            match c {
+            if is_ws(c) {
                 // Whitespace before a strict root is not part of the value.
-                _ if is_ws(c) && self.stack.is_empty() => i += 1,
-                _ if is_ws(c) => {
-                    self.clean.push(c);
-                    i += 1;
+                if !self.stack.is_empty() {
+                    self.whitespace(c, i)?;
                 }
+                i += 1;
+                continue;
+            }
+            self.ws_run = 0;
+            match c {
                 b'/' => return self.comment_start(i, State::ValueStart),
                 b']' => match self.stack.last() {
                     Some(f) if !f.object && (!f.has_member || self.trailing_comma_allowed()) => {
@@ -34,7 +37,7 @@ impl Scanner {
     /// A value starts with byte `c` at `i`.
     fn begin_value<S: Sink>(&mut self, c: u8, i: usize, sink: &mut S) -> Step {
         let in_object = self.stack.last().is_some_and(|f| f.object);
-        if self.stack.is_empty() {
+        if self.stack.is_empty() && !self.done {
             self.root_offset = self.fed + i as u64;
         }
         if let Some(frame) = self.stack.last_mut() {
@@ -122,8 +125,12 @@ impl Scanner {
 
     /// The root container opens at `i`, out of the lenient preamble.
     pub(super) fn start_root<S: Sink>(&mut self, c: u8, i: usize, sink: &mut S) -> Step {
-        self.clean.clear();
         self.stack.clear();
+        if self.done {
+            self.begin_second_root(i);
+        } else {
+            self.clean.clear();
+        }
         self.tentative = self.preamble.prose_seen;
         self.begin_value(c, i, sink)
     }
@@ -131,11 +138,13 @@ impl Scanner {
     /// Expecting a key, or `}` (an empty object, or a trailing comma in lenient mode).
     pub(super) fn key_start<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
+            if is_ws(c) {
+                self.whitespace(c, i)?;
+                i += 1;
+                continue;
+            }
+            self.ws_run = 0;
             match c {
-                _ if is_ws(c) => {
-                    self.clean.push(c);
-                    i += 1;
-                }
                 b'/' => return self.comment_start(i, State::KeyStart),
                 b'"' => {
                     self.key.clear();
@@ -164,11 +173,13 @@ impl Scanner {
     /// After a key: expecting `:`. The first `:` of a tentative root confirms it.
     pub(super) fn colon<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
+            if is_ws(c) {
+                self.whitespace(c, i)?;
+                i += 1;
+                continue;
+            }
+            self.ws_run = 0;
             match c {
-                _ if is_ws(c) => {
-                    self.clean.push(c);
-                    i += 1;
-                }
                 b'/' => return self.comment_start(i, State::Colon),
                 b':' => {
                     self.clean.push(b':');
@@ -185,11 +196,13 @@ impl Scanner {
     /// After a member or element: expecting `,` or the matching closing bracket.
     pub(super) fn after_value<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
+            if is_ws(c) {
+                self.whitespace(c, i)?;
+                i += 1;
+                continue;
+            }
+            self.ws_run = 0;
             match c {
-                _ if is_ws(c) => {
-                    self.clean.push(c);
-                    i += 1;
-                }
                 b'/' => return self.comment_start(i, State::AfterValue),
                 b',' => {
                     let Some(frame) = self.stack.last_mut() else {
@@ -215,6 +228,17 @@ impl Scanner {
             }
         }
         Ok(i)
+    }
+
+    /// Whitespace inside the value: copied, and counted by the stall guard.
+    #[inline]
+    fn whitespace(&mut self, c: u8, i: usize) -> Result<(), super::Stop> {
+        self.clean.push(c);
+        self.ws_run += 1;
+        match self.options.stall_limit {
+            Some(limit) if self.ws_run > limit => Err(stop(Reason::Stalled(limit), i)),
+            _ => Ok(()),
+        }
     }
 
     fn trailing_comma_allowed(&self) -> bool {
@@ -255,7 +279,10 @@ impl Scanner {
                     self.root_member_end = self.clean.len();
                 }
             }
-            None => self.state = State::AfterRoot,
+            None => {
+                self.state = State::AfterRoot;
+                self.done = true;
+            }
         }
     }
 }

@@ -224,7 +224,10 @@ fn clean_buffer_drops_prose_comments_and_trailing_commas() {
     let input = b"Hi {fields}! ```json\n{ \"a\" : [1, /* x */ 2,], // y\n \"b\": \"s p\" }\n```";
     scanner.feed(input, &mut crate::IgnoreSink).unwrap();
     scanner.finish(&mut crate::IgnoreSink).unwrap();
-    assert_eq!(scanner.clean(), b"{ \"a\" : [1,         2 ],     \n \"b\": \"s p\" }");
+    assert_eq!(
+        scanner.clean(),
+        b"{ \"a\" : [1,         2 ],     \n \"b\": \"s p\" }"
+    );
     assert_eq!(scanner.root_offset(), 21);
 }
 
@@ -494,4 +497,62 @@ fn errors_are_sticky() {
     let first = stream.feed(b"[1 x").unwrap_err();
     assert_eq!(stream.feed(b"]").unwrap_err(), first);
     assert_eq!(stream.finish().unwrap_err(), first);
+}
+
+// ---- after the root ----
+
+#[test]
+fn a_second_value_keeps_the_first_by_default() {
+    let input = b"Example: {\"a\": 1}\nActually: {\"a\": 2}";
+    for chunks in [vec![&input[..]], input.chunks(1).collect()] {
+        let mut stream = DynamicStream::new(lenient());
+        for c in &chunks {
+            stream.feed(c).unwrap();
+        }
+        assert_eq!(stream.finish().unwrap().to_json(), r#"{"a":1}"#);
+        let warnings = stream.scanner().warnings();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].kind, crate::WarningKind::SecondValueIgnored);
+        assert_eq!(warnings[0].offset, 28);
+    }
+}
+
+#[test]
+fn a_second_value_replaces_the_first_under_keep_last() {
+    let options = lenient().second_root(crate::SecondRoot::KeepLast);
+    let input = b"Example: {\"a\": 1} then [x] then {\"a\": [2, 3]} bye {y}";
+    let chunks: Vec<&[u8]> = input.chunks(3).collect();
+    let (r, _) = replay(&options, &chunks);
+    assert_eq!(r.ok().as_deref(), Some(r#"{"a":[2,3]}"#));
+    let mut scanner = crate::Scanner::new(options);
+    scanner.feed(input, &mut crate::IgnoreSink).unwrap();
+    scanner.finish(&mut crate::IgnoreSink).unwrap();
+    assert_eq!(scanner.clean(), br#"{"a": [2, 3]}"#);
+    assert_eq!(scanner.root_offset(), 32);
+}
+
+#[test]
+fn prose_after_the_root_never_fails_the_stream() {
+    let deep = format!("{{\"a\": 1}} and then {}", "[".repeat(500));
+    for input in [
+        deep.as_str(),
+        "{\"a\": 1} {'x': 1} [1, 2",
+        "{\"a\": 1} ```\n{\"b\":",
+    ] {
+        let (r, _) = replay(&lenient(), &[input.as_bytes()]);
+        assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#), "{input:?}");
+    }
+}
+
+#[test]
+fn the_stall_guard_ends_a_whitespace_loop() {
+    let options = lenient().stall_limit(Some(100));
+    let mut input = b"{\"a\": 1,".to_vec();
+    input.extend(std::iter::repeat_n(b'\n', 1000));
+    let err = fails(&options, &input, ErrorKind::Stalled);
+    assert_eq!(err.offset(), 8 + 100);
+    // Whitespace inside strings is content, not a stall.
+    let text = format!("{{\"a\": \"{}\"}}", " ".repeat(1000));
+    let (r, _) = replay(&options, &[text.as_bytes()]);
+    assert!(r.is_ok());
 }

@@ -74,4 +74,10 @@ impl<T: Streamable> Sink for TypedSink<T> {
     fn null(&mut self, raw: Raw<'_>) {
         self.event(Event::Null(raw));
     }
+    fn reset(&mut self) {
+        self.builder = T::Builder::default();
+        self.slot = None;
+        self.rejections.clear();
+        self.done = None;
+    }
 }

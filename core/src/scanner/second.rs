@@ -1,0 +1,124 @@
+//! After the root: strict mode allows whitespace only; lenient mode reads on as prose and
+//! notices a second JSON value (models sometimes print an example before the answer).
+
+use super::state::State;
+use super::tables::is_ws;
+use super::{Scanner, Step, stop};
+use crate::error::{ErrorKind, Reason};
+use crate::options::SecondRoot;
+use crate::sink::Sink;
+use std::fmt;
+
+/// Something the scanner tolerated but the caller may want to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// What happened.
+    pub kind: WarningKind,
+    /// Input offset where it began.
+    pub offset: u64,
+}
+
+/// The kinds of [`Warning`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// A second JSON value followed the root; the first was kept.
+    SecondValueIgnored,
+    /// A second JSON value followed the root and replaced it.
+    SecondValueReplaced,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            WarningKind::SecondValueIgnored => write!(
+                f,
+                "a second JSON value began at byte {}; the first one was kept",
+                self.offset
+            ),
+            WarningKind::SecondValueReplaced => write!(
+                f,
+                "a second JSON value began at byte {}; it replaced the first one",
+                self.offset
+            ),
+        }
+    }
+}
+
+impl Scanner {
+    /// After the root value.
+    pub(super) fn after_root(&mut self, b: &[u8], i: usize) -> Step {
+        if self.options.strict {
+            let rest = b.get(i..).unwrap_or_default();
+            return match rest.iter().position(|&c| !is_ws(c)) {
+                Some(k) => Err(stop(Reason::TrailingCharacters, i + k)),
+                None => Ok(b.len()),
+            };
+        }
+        if self.ignore_rest {
+            return Ok(b.len());
+        }
+        // Read on as prose: a bracket there may start a second value.
+        self.preamble.prose_seen = true;
+        self.state = State::Prose;
+        Ok(i)
+    }
+
+    /// A second root begins at `i`: always tentative; muted when only the first is kept.
+    pub(super) fn begin_second_root(&mut self, i: usize) {
+        self.second_start = self.clean.len();
+        self.second_offset = self.fed + i as u64;
+        self.preamble.prose_seen = true;
+        self.muted = self.options.second_root == SecondRoot::KeepFirst;
+    }
+
+    /// An error in a root that may still be prose drops the root instead of failing.
+    pub(super) fn droppable(&self, reason: Reason) -> bool {
+        let kind = reason.kind();
+        if self.done && (self.tentative || self.muted) {
+            return kind != ErrorKind::TooLarge;
+        }
+        self.tentative && kind == ErrorKind::Invalid
+    }
+
+    /// A second root was confirmed. Keep-last: forget the first and go on with this one
+    /// (returns true: send the held-back containers). Keep-first: note it (the rest of the
+    /// step is muted; [`Scanner::keep_first`] then stops looking).
+    pub(super) fn second_confirmed_here<S: Sink>(&mut self, sink: &mut S) -> bool {
+        if self.muted {
+            self.second_confirmed = true;
+            return false;
+        }
+        sink.reset();
+        let cut = self.second_start;
+        self.clean.drain(..cut.min(self.clean.len()));
+        for frame in &mut self.stack {
+            frame.start = frame.start.saturating_sub(cut);
+            frame.comma_at = frame.comma_at.saturating_sub(cut);
+        }
+        self.scalar_start = self.scalar_start.saturating_sub(cut);
+        self.root_member_end = self.root_member_end.saturating_sub(cut);
+        self.root_offset = self.second_offset;
+        self.done = false;
+        self.warnings.push(Warning {
+            kind: WarningKind::SecondValueReplaced,
+            offset: self.second_offset,
+        });
+        true
+    }
+
+    /// Keep-first: a second value was confirmed; drop it and ignore the rest of the input.
+    pub(super) fn keep_first(&mut self) {
+        self.warnings.push(Warning {
+            kind: WarningKind::SecondValueIgnored,
+            offset: self.second_offset,
+        });
+        self.clean.truncate(self.second_start);
+        self.stack.clear();
+        self.tentative = false;
+        self.muted = false;
+        self.second_confirmed = false;
+        self.ignore_rest = true;
+        self.state = State::AfterRoot;
+    }
+}
