@@ -158,6 +158,7 @@ impl fmt::Display for Reason {
 /// prose included), the 1-based line and column of that byte, and a message.
 ///
 /// The value read before the failure is kept by the stream that returned the error.
+/// [`Error::feedback`] renders a short message to send back to the model.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error(Box<ErrorImpl>);
 
@@ -167,8 +168,44 @@ struct ErrorImpl {
     offset: u64,
     line: u64,
     column: u64,
-    /// For validation errors: the JSON Pointer of the rejected value and serde's message.
-    detail: Option<(String, String)>,
+    validation: Option<Validation>,
+}
+
+/// What serde rejected, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Validation {
+    /// JSON Pointer of the rejected value (`""`: the root).
+    pub(crate) path: String,
+    /// serde's message, without its position.
+    pub(crate) message: String,
+    /// The rejected value's JSON text, shortened.
+    pub(crate) value: Option<String>,
+    /// Line and column in the value's clean text.
+    pub(crate) clean_line: u64,
+    pub(crate) clean_column: u64,
+}
+
+/// Longest offending value quoted in a message.
+const QUOTE_MAX: usize = 60;
+
+/// `text` shortened to [`QUOTE_MAX`] characters, with an ellipsis.
+pub(crate) fn shorten(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(QUOTE_MAX).collect();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
+/// serde_json's message without the ` at line L column C` it appends.
+pub(crate) fn serde_message(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(at) if text[at..].contains(" column ") => text[..at].to_string(),
+        _ => text,
+    }
 }
 
 impl Error {
@@ -179,26 +216,20 @@ impl Error {
             offset,
             line,
             column,
-            detail: None,
+            validation: None,
         }))
     }
 
-    /// serde rejected the value at `path` (a JSON Pointer) with `message`.
+    /// serde rejected a value.
     #[cold]
-    pub(crate) fn validation(path: String, message: String, offset: u64) -> Self {
+    pub(crate) fn validation(validation: Validation, offset: u64, line: u64, column: u64) -> Self {
         Error(Box::new(ErrorImpl {
             reason: Reason::Validation,
             offset,
-            line: 0,
-            column: 0,
-            detail: Some((path, message)),
+            line,
+            column,
+            validation: Some(validation),
         }))
-    }
-
-    /// For [`ErrorKind::Validation`]: the JSON Pointer of the rejected value (`""` for the
-    /// root).
-    pub fn path(&self) -> Option<&str> {
-        self.0.detail.as_ref().map(|(path, _)| path.as_str())
     }
 
     /// What kind of failure this is.
@@ -206,7 +237,8 @@ impl Error {
         self.0.reason.kind()
     }
 
-    /// Byte offset in the input at which the error was detected.
+    /// Byte offset in the input at which the error was detected (for validation errors:
+    /// where the offending value, or the point serde stopped, sits in the input).
     pub fn offset(&self) -> u64 {
         self.0.offset
     }
@@ -226,20 +258,110 @@ impl Error {
         self.kind() == ErrorKind::Truncated
     }
 
-    /// The message without the position, e.g. `expected ':'`.
+    /// The message without the position, e.g. ``expected `:` ``.
     pub fn reason(&self) -> String {
-        match &self.0.detail {
-            Some((_, message)) => message.clone(),
+        match &self.0.validation {
+            Some(v) => v.message.clone(),
             None => self.0.reason.to_string(),
+        }
+    }
+
+    /// For [`ErrorKind::Validation`]: the JSON Pointer of the rejected value (`""` for the
+    /// root).
+    pub fn path(&self) -> Option<&str> {
+        self.0.validation.as_ref().map(|v| v.path.as_str())
+    }
+
+    /// For [`ErrorKind::Validation`]: the rejected value's JSON text (shortened).
+    pub fn value(&self) -> Option<&str> {
+        self.0.validation.as_ref().and_then(|v| v.value.as_deref())
+    }
+
+    /// For [`ErrorKind::Validation`]: line and column in the value's clean text (what
+    /// serde read: the value without prose, comments or trailing commas).
+    pub fn clean_position(&self) -> Option<(u64, u64)> {
+        self.0
+            .validation
+            .as_ref()
+            .map(|v| (v.clean_line, v.clean_column))
+    }
+
+    /// A short message to append to the conversation so the model can fix just this:
+    /// where, what was expected, what came.
+    ///
+    /// ```
+    /// let mut stream = settle::DynamicStream::new(settle::Options::default());
+    /// let err = stream.feed(b"{\"a\": tru}").unwrap_err();
+    /// assert_eq!(
+    ///     err.feedback(),
+    ///     "Your reply is not valid JSON: expected `true`, `false` or `null` at line 1 column 10. \
+    ///      Reply again with the whole JSON value, valid this time."
+    /// );
+    /// ```
+    pub fn feedback(&self) -> String {
+        let at = format!("line {} column {}", self.0.line, self.0.column);
+        match (&self.0.validation, self.0.reason) {
+            (Some(v), _) => {
+                let path = if v.path.is_empty() {
+                    "the top level"
+                } else {
+                    v.path.as_str()
+                };
+                let got = match &v.value {
+                    Some(value) => format!(" (you wrote `{value}`)"),
+                    None => String::new(),
+                };
+                format!(
+                    "Your JSON does not match the schema at `{path}`: {}{got}. Reply again with \
+                     the whole JSON value, with that fixed.",
+                    v.message
+                )
+            }
+            (None, Reason::TooLarge(n)) => format!(
+                "Your reply was longer than {n} bytes and was cut off; it may be repeating \
+                 itself. Reply again with a shorter JSON value."
+            ),
+            (None, Reason::TooDeep(n)) => format!(
+                "Your JSON nests deeper than {n} levels. Reply again with a flatter JSON value."
+            ),
+            (None, Reason::Stalled(_)) => format!(
+                "Your reply stalled in a run of whitespace at {at}. Reply again with the whole \
+                 JSON value, compactly."
+            ),
+            (None, reason) => match reason.kind() {
+                ErrorKind::Truncated => format!(
+                    "Your reply ended before the JSON was complete ({reason}). Reply again with \
+                     the whole JSON value."
+                ),
+                ErrorKind::NoStructure => "Your reply did not contain a JSON object. Reply again \
+                     with the JSON object only."
+                    .to_string(),
+                _ => format!(
+                    "Your reply is not valid JSON: {reason} at {at}. Reply again with the whole \
+                     JSON value, valid this time."
+                ),
+            },
         }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some((path, message)) = &self.0.detail {
-            let path = if path.is_empty() { "the root" } else { path };
-            return write!(f, "invalid value at {path}: {message}");
+        if let Some(v) = &self.0.validation {
+            let path = if v.path.is_empty() {
+                "the root"
+            } else {
+                v.path.as_str()
+            };
+            write!(f, "invalid value at {path}: {}", v.message)?;
+            if let Some(value) = &v.value {
+                write!(f, " (got `{value}`)")?;
+            }
+            return write!(
+                f,
+                " at line {} column {} (byte {})",
+                self.0.line, self.0.column, self.0.offset
+            );
         }
         write!(
             f,

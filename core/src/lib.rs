@@ -38,10 +38,12 @@
 mod dynamic;
 mod error;
 mod options;
+mod outcome;
 mod scanner;
 mod sink;
 mod stream;
 mod typed;
+mod validate;
 
 #[doc(hidden)]
 pub mod __private;
@@ -49,6 +51,7 @@ pub mod __private;
 pub use dynamic::{DynamicSink, DynamicStream, Kind, PartialValue, ValueRef};
 pub use error::{Error, ErrorKind};
 pub use options::{Options, SecondRoot};
+pub use outcome::{Partial, StreamError};
 pub use scanner::{Scanner, Warning, WarningKind};
 /// Derives streaming for a response type: `#[derive(StreamingModel)]` on a struct with named
 /// fields (or on a unit enum, which then streams as one atomic value).
@@ -119,6 +122,6 @@ pub use settle_derive::StreamingModel;
 pub use sink::{IgnoreSink, Raw, Sink};
 pub use stream::Stream;
 pub use typed::{
-    Atomic, Ctx, Entry, Event, FieldSet, FieldState, Item, PathSegment, Rejection, Step,
-    Streamable, builders, from_raw,
+    Atomic, Ctx, Entry, Event, FieldName, FieldSet, FieldState, Item, PathSegment, Rejected,
+    Rejection, Step, Streamable, builders, from_raw,
 };

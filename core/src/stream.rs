@@ -2,8 +2,10 @@
 
 use crate::error::Error;
 use crate::options::Options;
-use crate::scanner::Scanner;
-use crate::typed::{Streamable, TypedSink};
+use crate::outcome::{Partial, StreamError};
+use crate::scanner::{Scanner, Warning};
+use crate::typed::{Rejection, Streamable, TypedSink};
+use crate::validate;
 use std::fmt;
 
 /// A callback registered with [`Stream::on_field`].
@@ -24,13 +26,15 @@ type Handler<T> = Box<dyn FnMut(&<T as Streamable>::Field)>;
 /// assert_eq!(stream.draft(), &vec![1, 22]);
 /// stream.feed(b"]")?;
 /// assert_eq!(stream.finish()?, vec![1, 22, 3]);
-/// # Ok::<(), settle::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Stream<T: Streamable> {
     scanner: Scanner,
     sink: TypedSink<T>,
     handlers: Vec<Handler<T>>,
     empty: T::Draft,
+    /// A fail-fast validation error: the stream is over.
+    failed: Option<Error>,
 }
 
 impl<T> Stream<T>
@@ -50,18 +54,32 @@ where
             sink: TypedSink::default(),
             handlers: Vec::new(),
             empty: T::Draft::default(),
+            failed: None,
         }
     }
 
     /// Scans one chunk; returns what settled in it, in settling order. Callbacks
     /// registered with [`Stream::on_field`] run before this returns.
     ///
-    /// On error the draft keeps everything read before the failing byte.
+    /// Fails with the scanner's errors, and (with [`Options::fail_fast`], the default) with
+    /// [`ErrorKind::Validation`](crate::ErrorKind::Validation) in the chunk where a value
+    /// serde rejects settles. On error the draft keeps everything read before.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<std::vec::Drain<'_, T::Field>, Error> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
         self.sink.fields.clear();
+        let before = self.sink.rejections.len();
         let result = self.scanner.feed(chunk, &mut self.sink);
         self.run_handlers();
         result?;
+        if self.scanner.options().fail_fast {
+            if let Some(rejection) = self.sink.rejections.get(before) {
+                let error = self.rejection_error(rejection);
+                self.failed = Some(error.clone());
+                return Err(error);
+            }
+        }
         Ok(self.sink.fields.drain(..))
     }
 
@@ -87,30 +105,94 @@ where
         self
     }
 
-    /// The scanner: clean buffer, offset, depth.
+    /// The scanner: clean buffer, offset, depth, warnings.
     pub fn scanner(&self) -> &Scanner {
         &self.scanner
     }
 
+    /// What was tolerated: a second JSON value after the root.
+    pub fn warnings(&self) -> &[Warning] {
+        self.scanner.warnings()
+    }
+
+    /// Every required field (serde's notion: not `Option`, no `default`) has settled: the
+    /// caller may stop reading (cancel the request) and call [`Stream::finish`] now.
+    pub fn is_satisfied(&self) -> bool {
+        if self.failed.is_some() || self.scanner.error().is_some() {
+            return false;
+        }
+        if matches!(self.sink.done, Some(Ok(_))) {
+            return true;
+        }
+        T::MODEL && self.sink.slot.is_some() && T::missing(self.sink.slot.as_ref()).is_empty()
+    }
+
+    /// The required fields that have not settled yet.
+    pub fn missing(&self) -> Vec<T::Name> {
+        T::missing(self.sink.slot.as_ref())
+    }
+
     /// Ends the input and returns the strict value: serde's verdict on the value's clean
     /// text, computed once.
-    pub fn finish(mut self) -> Result<T::Value, Error> {
-        self.scanner.finish(&mut self.sink)?;
+    ///
+    /// Called early, once [`Stream::is_satisfied`], it returns the value built from the
+    /// members that have settled (optional fields that never began take their defaults).
+    /// On failure the error carries the last draft and, for a truncated input, the
+    /// required fields that never settled.
+    pub fn finish(mut self) -> Result<T::Value, StreamError<T>> {
+        if let Some(error) = self.failed.take() {
+            return Err(self.fail(error));
+        }
+        if !self.scanner.is_complete() && self.is_satisfied() {
+            if let Some(prefix) = self.scanner.root_prefix() {
+                let mut text = prefix.to_vec();
+                text.push(b'}');
+                return validate::deserialize(&self.scanner, &text).map_err(|e| self.fail(e));
+            }
+        }
+        if let Err(error) = self.scanner.finish(&mut self.sink) {
+            return Err(self.fail(error));
+        }
         self.run_handlers();
         match self.sink.done.take() {
             Some(Ok(value)) => Ok(value),
-            Some(Err(error)) => Err(self.validation_error(error)),
-            None => serde_json::from_slice(self.scanner.clean())
-                .map_err(|error| self.validation_error(error)),
+            // serde rejected the root: ask again with paths, for the error.
+            _ => {
+                validate::deserialize(&self.scanner, self.scanner.clean()).map_err(|e| self.fail(e))
+            }
         }
     }
 
-    fn validation_error(&self, error: serde_json::Error) -> Error {
-        let (path, error) = match self.sink.rejections.first() {
-            Some(rejection) => (rejection.pointer(), rejection.error.to_string()),
-            None => (String::new(), error.to_string()),
-        };
-        Error::validation(path, error, self.scanner.offset())
+    /// Ends the input and returns the draft marked as partial: which fields settled, which
+    /// required ones are missing, and the error if the value is not complete and valid.
+    pub fn finish_partial(mut self) -> Partial<T> {
+        let mut error = self.failed.take();
+        if error.is_none() {
+            error = self.scanner.finish(&mut self.sink).err();
+        }
+        if error.is_none() {
+            if let Some(Err(rejected)) = &self.sink.done {
+                let _ = rejected;
+                error =
+                    validate::deserialize::<T::Value>(&self.scanner, self.scanner.clean()).err();
+            }
+        }
+        let draft = self.sink.slot.take();
+        Partial {
+            settled: T::settled(draft.as_ref()),
+            missing: T::missing(draft.as_ref()),
+            draft,
+            error,
+        }
+    }
+
+    fn fail(&mut self, error: Error) -> StreamError<T> {
+        let missing = T::missing(self.sink.slot.as_ref());
+        StreamError::new(error, self.sink.slot.take(), missing)
+    }
+
+    fn rejection_error(&self, rejection: &Rejection) -> Error {
+        validate::rejection(&self.scanner, rejection)
     }
 }
 

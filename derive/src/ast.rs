@@ -56,7 +56,13 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
     let attrs = attr::container(&input.attrs, errors);
     let body = match &container.data {
         ast::Data::Struct(ast::Style::Struct, fields) => {
-            Body::Struct(fields.iter().filter_map(|f| field(f, errors)).collect())
+            let container_default = !matches!(container.attrs.default(), serde_attr::Default::None);
+            Body::Struct(
+                fields
+                    .iter()
+                    .filter_map(|f| field(f, container_default, errors))
+                    .collect(),
+            )
         }
         ast::Data::Struct(_, _) => {
             errors.push(syn::Error::new_spanned(
@@ -86,7 +92,11 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
     Some(Model { input, attrs, body })
 }
 
-fn field<'a>(f: &ast::Field<'a>, errors: &mut Vec<syn::Error>) -> Option<Field<'a>> {
+fn field<'a>(
+    f: &ast::Field<'a>,
+    container_default: bool,
+    errors: &mut Vec<syn::Error>,
+) -> Option<Field<'a>> {
     let syn::Member::Named(ident) = &f.member else {
         return None;
     };
@@ -103,7 +113,7 @@ fn field<'a>(f: &ast::Field<'a>, errors: &mut Vec<syn::Error>) -> Option<Field<'
         name,
         keys,
         skipped: f.attrs.skip_deserializing(),
-        has_default: !matches!(f.attrs.default(), serde_attr::Default::None),
+        has_default: container_default || !matches!(f.attrs.default(), serde_attr::Default::None),
         flatten: f.attrs.flatten(),
         attrs: attr::field(&f.original.attrs, errors),
     })

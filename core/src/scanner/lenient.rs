@@ -32,7 +32,7 @@ impl Scanner {
         let at = i + skip;
         match tail.first() {
             None => Ok(at),
-            Some(&c @ (b'{' | b'[')) => self.start_root(c, at, sink),
+            Some(&c @ (b'{' | b'[')) => self.start_root(b, c, at, sink),
             Some(b'`') => {
                 self.preamble.ticks = 1;
                 self.state = State::FenceTicks;

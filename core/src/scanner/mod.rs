@@ -87,6 +87,14 @@ pub struct Scanner {
     think_bytes: u64,
     /// Input offset of the current root's first byte (the clean buffer's first byte).
     root_offset: u64,
+    /// Line and column of the root's first byte.
+    root_position: (u64, u64),
+    /// Line and column of a second root's first byte.
+    second_position: (u64, u64),
+    /// Newlines of the current chunk are counted up to this index (for `locate`).
+    scan_at: usize,
+    scan_line: u64,
+    scan_line_start: u64,
     /// Clean-buffer offset just past the root container's last complete member.
     root_member_end: usize,
     /// Offset of the last tentative root dropped, for the `NoStructure` message.
@@ -144,6 +152,11 @@ impl Scanner {
             think_bytes: 0,
             root_offset: 0,
             root_member_end: 0,
+            root_position: (1, 1),
+            second_position: (1, 1),
+            scan_at: 0,
+            scan_line: 1,
+            scan_line_start: 0,
             false_start: None,
             done: false,
             second_start: 0,
@@ -214,6 +227,11 @@ impl Scanner {
         )
     }
 
+    /// The error that stopped the scanner, if any.
+    pub fn error(&self) -> Option<&Error> {
+        self.error.as_ref()
+    }
+
     /// What the scanner noticed but tolerated (a second JSON value after the root).
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
@@ -239,6 +257,9 @@ impl Scanner {
         let room = self.options.max_bytes.saturating_sub(self.fed);
         let take = usize::try_from(room).map_or(chunk.len(), |room| room.min(chunk.len()));
         let (bytes, over) = chunk.split_at(take);
+        self.scan_at = 0;
+        self.scan_line = self.line;
+        self.scan_line_start = self.line_start;
         let mut i = 0;
         while i < bytes.len() {
             let step = if self.muted {
@@ -390,6 +411,37 @@ impl Scanner {
         );
         self.error = Some(error.clone());
         error
+    }
+
+    /// Line and column of index `i` of the current chunk `b`. Positions asked for only grow
+    /// within a chunk, so each byte is counted once.
+    pub(super) fn locate(&mut self, b: &[u8], i: usize) -> (u64, u64) {
+        if i >= self.scan_at {
+            let seen = b.get(self.scan_at..i).unwrap_or_default();
+            if let Some(nl) = seen.iter().rposition(|&c| c == b'\n') {
+                self.scan_line += seen.iter().filter(|&&c| c == b'\n').count() as u64;
+                self.scan_line_start = self.fed + (self.scan_at + nl) as u64 + 1;
+            }
+            self.scan_at = i;
+        }
+        let offset = self.fed + i as u64;
+        (
+            self.scan_line,
+            offset.saturating_sub(self.scan_line_start) + 1,
+        )
+    }
+
+    /// The input line and column of clean-buffer offset `at` (the clean text is aligned
+    /// with the input line for line).
+    pub fn clean_position(&self, at: usize) -> (u64, u64) {
+        let head = self.clean.get(..at).unwrap_or(&self.clean);
+        match head.iter().rposition(|&c| c == b'\n') {
+            Some(nl) => {
+                let lines = head.iter().filter(|&&c| c == b'\n').count() as u64;
+                (self.root_position.0 + lines, (at - nl) as u64)
+            }
+            None => (self.root_position.0, self.root_position.1 + at as u64),
+        }
     }
 
     /// Moves the position past a fully scanned chunk.

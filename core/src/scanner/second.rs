@@ -99,6 +99,7 @@ impl Scanner {
         self.scalar_start = self.scalar_start.saturating_sub(cut);
         self.root_member_end = self.root_member_end.saturating_sub(cut);
         self.root_offset = self.second_offset;
+        self.root_position = self.second_position;
         self.done = false;
         self.warnings.push(Warning {
             kind: WarningKind::SecondValueReplaced,

@@ -28,17 +28,23 @@ impl Scanner {
                     Some(f) if f.after_comma => return Err(stop(Reason::TrailingComma, i)),
                     _ => return Err(stop(Reason::ExpectedValue, i)),
                 },
-                _ => return self.begin_value(c, i, sink),
+                _ => return self.begin_value(b, c, i, sink),
             }
         }
         Ok(i)
     }
 
     /// A value starts with byte `c` at `i`.
-    fn begin_value<S: Sink>(&mut self, c: u8, i: usize, sink: &mut S) -> Step {
+    fn begin_value<S: Sink>(&mut self, b: &[u8], c: u8, i: usize, sink: &mut S) -> Step {
         let in_object = self.stack.last().is_some_and(|f| f.object);
-        if self.stack.is_empty() && !self.done {
-            self.root_offset = self.fed + i as u64;
+        if self.stack.is_empty() {
+            let (line, column) = self.locate(b, i);
+            if self.done {
+                self.second_position = (line, column);
+            } else {
+                self.root_offset = self.fed + i as u64;
+                self.root_position = (line, column);
+            }
         }
         if let Some(frame) = self.stack.last_mut() {
             frame.after_comma = false;
@@ -124,7 +130,7 @@ impl Scanner {
     }
 
     /// The root container opens at `i`, out of the lenient preamble.
-    pub(super) fn start_root<S: Sink>(&mut self, c: u8, i: usize, sink: &mut S) -> Step {
+    pub(super) fn start_root<S: Sink>(&mut self, b: &[u8], c: u8, i: usize, sink: &mut S) -> Step {
         self.stack.clear();
         if self.done {
             self.begin_second_root(i);
@@ -132,7 +138,7 @@ impl Scanner {
             self.clean.clear();
         }
         self.tentative = self.preamble.prose_seen;
-        self.begin_value(c, i, sink)
+        self.begin_value(b, c, i, sink)
     }
 
     /// Expecting a key, or `}` (an empty object, or a trailing comma in lenient mode).

@@ -20,6 +20,7 @@ where
     type Draft = T;
     type Field = Infallible;
     type Builder = Depth;
+    type Name = std::convert::Infallible;
 
     fn step(
         builder: &mut Depth,

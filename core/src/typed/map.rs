@@ -126,6 +126,7 @@ impl<T: Streamable> Streamable for HashMap<String, T> {
     type Draft = HashMap<String, T::Draft>;
     type Field = Entry<T::Value, T::Field>;
     type Builder = MapBuilder<T::Builder>;
+    type Name = std::convert::Infallible;
 
     fn step(
         b: &mut Self::Builder,
@@ -142,6 +143,7 @@ impl<T: Streamable> Streamable for BTreeMap<String, T> {
     type Draft = BTreeMap<String, T::Draft>;
     type Field = Entry<T::Value, T::Field>;
     type Builder = MapBuilder<T::Builder>;
+    type Name = std::convert::Infallible;
 
     fn step(
         b: &mut Self::Builder,

@@ -87,7 +87,16 @@ pub enum Step<V> {
     /// The value continues.
     More,
     /// The value settled: the strict value, or serde's reason for rejecting it.
-    Done(Result<V, serde_json::Error>),
+    Done(Result<V, Rejected>),
+}
+
+/// serde rejected a settled value: its error, and where the value sits in the clean buffer.
+#[derive(Debug)]
+pub struct Rejected {
+    /// serde's error (positions relative to the value's own text).
+    pub error: serde_json::Error,
+    /// The value's span in the clean buffer.
+    pub span: std::ops::Range<usize>,
 }
 
 /// A settled value that serde rejected, with its path below the value being built.
@@ -95,8 +104,8 @@ pub enum Step<V> {
 pub struct Rejection {
     /// Path segments, innermost first (reversed), filled in as the rejection bubbles up.
     pub(crate) reversed_path: Vec<crate::dynamic::Segment>,
-    /// serde's error.
-    pub error: serde_json::Error,
+    /// What serde said, and where the value is.
+    pub rejected: Rejected,
 }
 
 impl Rejection {
@@ -150,10 +159,10 @@ impl<'a, F> Ctx<'a, F> {
     }
 
     /// Records that the value at `segment` (below this context's value) was rejected.
-    pub fn reject(&mut self, segment: PathSegment<'_>, error: serde_json::Error) {
+    pub fn reject(&mut self, segment: PathSegment<'_>, rejected: Rejected) {
         self.rejections.push(Rejection {
             reversed_path: vec![segment.to_segment()],
-            error,
+            rejected,
         });
     }
 }
@@ -199,6 +208,25 @@ pub trait Streamable: Sized {
     type Field: fmt::Debug;
     /// The builder's state between events.
     type Builder: Default;
+    /// The names of the type's fields (a derived model's `XFieldName`; `Infallible` for
+    /// types without named fields).
+    type Name: FieldName;
+
+    /// A model with named fields: [`Streamable::missing`] is meaningful.
+    const MODEL: bool = false;
+
+    /// The required fields (serde's notion: not `Option`, no `default`) that have not
+    /// settled in `draft`.
+    fn missing(draft: Option<&Self::Draft>) -> Vec<Self::Name> {
+        let _ = draft;
+        Vec::new()
+    }
+
+    /// The fields that have settled in `draft`.
+    fn settled(draft: Option<&Self::Draft>) -> Vec<Self::Name> {
+        let _ = draft;
+        Vec::new()
+    }
 
     /// Feeds one event of this value (the first is the event that begins it). The draft
     /// lives in `slot`: `None` until the value may be shown.
@@ -210,7 +238,22 @@ pub trait Streamable: Sized {
     ) -> Step<Self::Value>;
 }
 
+/// A field of a model, by name: a derived model's `XFieldName` implements it.
+pub trait FieldName: Copy + fmt::Debug + PartialEq + 'static {
+    /// The key serde reads for the field.
+    fn key(self) -> &'static str;
+}
+
+impl FieldName for std::convert::Infallible {
+    fn key(self) -> &'static str {
+        match self {}
+    }
+}
+
 /// Deserializes a settled value from its clean text.
-pub fn from_raw<V: DeserializeOwned>(raw: Raw<'_>) -> Result<V, serde_json::Error> {
-    serde_json::from_slice(raw.bytes())
+pub fn from_raw<V: DeserializeOwned>(raw: Raw<'_>) -> Result<V, Rejected> {
+    serde_json::from_slice(raw.bytes()).map_err(|error| Rejected {
+        error,
+        span: raw.span(),
+    })
 }

@@ -11,6 +11,7 @@ macro_rules! atomic_scalars {
             type Draft = $t;
             type Field = Infallible;
             type Builder = Depth;
+            type Name = std::convert::Infallible;
 
             fn step(
                 builder: &mut Depth,
@@ -34,6 +35,7 @@ impl Streamable for String {
     type Draft = String;
     type Field = Infallible;
     type Builder = Depth;
+    type Name = std::convert::Infallible;
 
     fn step(
         builder: &mut Depth,
@@ -73,6 +75,7 @@ impl<T: Streamable> Streamable for Option<T> {
     type Draft = Option<T::Draft>;
     type Field = T::Field;
     type Builder = OptionBuilder<T::Builder>;
+    type Name = std::convert::Infallible;
 
     fn step(
         builder: &mut Self::Builder,
@@ -111,6 +114,7 @@ impl<T: Streamable> Streamable for Box<T> {
     type Draft = Box<T::Draft>;
     type Field = T::Field;
     type Builder = Box<T::Builder>;
+    type Name = std::convert::Infallible;
 
     fn step(
         builder: &mut Self::Builder,

@@ -48,6 +48,7 @@ impl<T: Streamable> Streamable for Vec<T> {
     type Draft = Vec<T::Draft>;
     type Field = Item<T::Value, T::Field>;
     type Builder = VecBuilder<T::Builder>;
+    type Name = std::convert::Infallible;
 
     fn step(
         b: &mut Self::Builder,

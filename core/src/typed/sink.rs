@@ -1,6 +1,6 @@
 //! The typed sink: scanner events into a [`Streamable`] type's builder.
 
-use super::{Ctx, Event, Rejection, Step, Streamable};
+use super::{Ctx, Event, Rejected, Rejection, Step, Streamable};
 use crate::sink::{Raw, Sink};
 
 /// Drives the root builder of `T` and collects what settles.
@@ -10,7 +10,7 @@ pub(crate) struct TypedSink<T: Streamable> {
     pub(crate) fields: Vec<T::Field>,
     pub(crate) rejections: Vec<Rejection>,
     /// The root settled: serde's verdict on it.
-    pub(crate) done: Option<Result<T::Value, serde_json::Error>>,
+    pub(crate) done: Option<Result<T::Value, Rejected>>,
 }
 
 impl<T: Streamable> Default for TypedSink<T> {

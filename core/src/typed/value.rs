@@ -76,6 +76,7 @@ impl Streamable for Value {
     type Draft = Value;
     type Field = Infallible;
     type Builder = ValueBuilder;
+    type Name = std::convert::Infallible;
 
     fn step(
         b: &mut ValueBuilder,

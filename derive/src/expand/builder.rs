@@ -9,6 +9,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         ident,
         draft,
         field_enum,
+        field_name,
         builder,
         ..
     } = cx;
@@ -59,6 +60,28 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             type Draft = #draft #ty_generics;
             type Field = #field_enum #ty_generics;
             type Builder = #builder #ty_generics;
+            type Name = #field_name;
+
+            const MODEL: bool = true;
+
+            fn missing(draft: ::core::option::Option<&Self::Draft>) -> ::std::vec::Vec<#field_name> {
+                #field_name::ALL
+                    .iter()
+                    .copied()
+                    .filter(|name| {
+                        name.is_required()
+                            && !draft.is_some_and(|d| d.state(*name) == ::settle::FieldState::Settled)
+                    })
+                    .collect()
+            }
+
+            fn settled(draft: ::core::option::Option<&Self::Draft>) -> ::std::vec::Vec<#field_name> {
+                #field_name::ALL
+                    .iter()
+                    .copied()
+                    .filter(|name| draft.is_some_and(|d| d.state(*name) == ::settle::FieldState::Settled))
+                    .collect()
+            }
 
             fn step(
                 b: &mut Self::Builder,

@@ -114,6 +114,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             #(#name_docs #name_variants,)*
         }
 
+        impl ::settle::FieldName for #field_name {
+            fn key(self) -> &'static str {
+                #field_name::key(self)
+            }
+        }
+
         #[allow(dead_code)]
         impl #field_name {
             /// Every field, in declaration order.

@@ -13,6 +13,7 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
             type Draft = Self;
             type Field = ::core::convert::Infallible;
             type Builder = ::settle::__private::Depth;
+            type Name = ::core::convert::Infallible;
 
             fn step(
                 b: &mut Self::Builder,
