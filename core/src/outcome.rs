@@ -23,7 +23,7 @@ use std::fmt;
 /// # Ok::<(), settle::Error>(())
 /// ```
 pub struct StreamError<T: Streamable> {
-    error: Error,
+    pub(crate) error: Error,
     draft: Option<T::Draft>,
     missing: Vec<T::Name>,
 }

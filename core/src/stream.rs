@@ -156,10 +156,7 @@ where
         self.run_handlers();
         match self.sink.done.take() {
             Some(Ok(value)) => Ok(value),
-            // serde rejected the root: ask again with paths, for the error.
-            _ => {
-                validate::deserialize(&self.scanner, self.scanner.clean()).map_err(|e| self.fail(e))
-            }
+            _ => Err(self.validation_failure()),
         }
     }
 
@@ -170,12 +167,8 @@ where
         if error.is_none() {
             error = self.scanner.finish(&mut self.sink).err();
         }
-        if error.is_none() {
-            if let Some(Err(rejected)) = &self.sink.done {
-                let _ = rejected;
-                error =
-                    validate::deserialize::<T::Value>(&self.scanner, self.scanner.clean()).err();
-            }
+        if error.is_none() && !matches!(self.sink.done, Some(Ok(_))) {
+            error = Some(self.validation_failure().error);
         }
         let draft = self.sink.slot.take();
         Partial {
@@ -184,6 +177,22 @@ where
             draft,
             error,
         }
+    }
+
+    /// serde rejected the root. The first value rejected as it settled (innermost first)
+    /// says where, with its span; otherwise (a missing or duplicate field) ask serde again,
+    /// with paths.
+    fn validation_failure(&mut self) -> StreamError<T> {
+        let error = match self.sink.rejections.first() {
+            Some(rejection) => validate::rejection(&self.scanner, rejection),
+            None => match validate::deserialize::<T::Value>(&self.scanner, self.scanner.clean()) {
+                Err(error) => error,
+                // serde accepts the whole text but rejected a part as it settled: cannot
+                // happen with serde_json; report the root.
+                Ok(_) => validate::root_rejected(&self.scanner),
+            },
+        };
+        self.fail(error)
     }
 
     fn fail(&mut self, error: Error) -> StreamError<T> {

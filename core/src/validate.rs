@@ -55,6 +55,12 @@ pub(crate) fn rejection(scanner: &Scanner, rejection: &Rejection) -> Error {
     )
 }
 
+/// The root was rejected but serde gives no reason on the whole text.
+pub(crate) fn root_rejected(scanner: &Scanner) -> Error {
+    let message = "the value does not match the type".to_string();
+    error_at(scanner, 0, String::new(), message, None, 1, 1)
+}
+
 fn error_at(
     scanner: &Scanner,
     at: usize,

@@ -1,0 +1,327 @@
+//! Every way a typed stream can end, and what the caller gets back.
+
+use serde::{Deserialize, Serialize};
+use settle::{ErrorKind, Options, SecondRoot, Stream, StreamingModel, WarningKind};
+use settle_examples::models::{
+    MeetingReport, MeetingReportFieldName, Review, ReviewFieldName, Verdict,
+};
+use settle_examples::{MEETING_RESPONSE, REVIEW_RESPONSE};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Ticket {
+    title: String,
+    priority: u8,
+    #[serde(default)]
+    labels: Vec<String>,
+    assignee: Option<String>,
+    weights: HashMap<String, u32>,
+}
+
+#[test]
+fn complete() {
+    let mut stream = Review::stream();
+    stream.feed(REVIEW_RESPONSE.as_bytes()).unwrap();
+    let review = stream.finish().unwrap();
+    assert_eq!(review.verdict, Verdict::Ship);
+    assert_eq!(review.reasons.len(), 3);
+}
+
+/// The byte offset after which each top-level field of the meeting report has settled.
+fn settle_points() -> Vec<(MeetingReportFieldName, usize)> {
+    let mut stream = MeetingReport::stream();
+    let mut points = Vec::new();
+    for (i, byte) in MEETING_RESPONSE.as_bytes().iter().enumerate() {
+        stream.feed(std::slice::from_ref(byte)).unwrap();
+        for name in MeetingReportFieldName::ALL {
+            let settled = stream.draft().state(*name) == settle::FieldState::Settled;
+            if settled && !points.iter().any(|(n, _)| n == name) {
+                points.push((*name, i + 1));
+            }
+        }
+    }
+    points
+}
+
+#[test]
+fn truncated_at_every_byte_keeps_the_last_draft_and_names_the_missing_fields() {
+    let points = settle_points();
+    assert_eq!(points.len(), 3);
+    let text = MEETING_RESPONSE.as_bytes();
+    let end = text.iter().rposition(|&b| b == b'}').unwrap() + 1;
+    for cut in 0..text.len() {
+        let mut stream = MeetingReport::stream();
+        for piece in text[..cut].chunks(7) {
+            stream.feed(piece).unwrap();
+        }
+        let last_draft = stream.draft().clone();
+        let satisfied = stream.is_satisfied();
+        let result = stream.finish();
+        if cut >= end || satisfied {
+            let report = result.unwrap_or_else(|e| panic!("cut {cut}: {e}"));
+            assert_eq!(report.version, 2, "cut {cut}");
+            continue;
+        }
+        let err = result.unwrap_err();
+        let expected_missing: Vec<_> = points
+            .iter()
+            .filter(|(_, at)| *at > cut)
+            .map(|(name, _)| *name)
+            .collect();
+        assert_eq!(err.missing(), expected_missing, "cut {cut}");
+        match err.kind() {
+            ErrorKind::Truncated => {
+                assert_eq!(err.draft(), Some(&last_draft), "cut {cut}");
+                assert_eq!(err.error().offset(), cut as u64);
+            }
+            ErrorKind::NoStructure => assert!(err.draft().is_none(), "cut {cut}"),
+            other => panic!("cut {cut}: unexpected {other:?}: {err}"),
+        }
+    }
+}
+
+#[test]
+fn early_satisfaction_returns_the_value_before_the_input_ends() {
+    let mut stream = Ticket::stream();
+    stream
+        .feed(br#"{"title": "Crash on start", "priority": 2, "weights": {"a": 1}, "labels": ["bu"#)
+        .unwrap();
+    assert!(
+        stream.is_satisfied(),
+        "title, priority and weights are required"
+    );
+    assert!(stream.missing().is_empty());
+    let ticket = stream.finish().unwrap();
+    assert_eq!(ticket.title, "Crash on start");
+    assert_eq!(
+        ticket.labels,
+        Vec::<String>::new(),
+        "a default field that never settled"
+    );
+    assert_eq!(ticket.assignee, None);
+
+    let mut stream = Ticket::stream();
+    stream.feed(br#"{"title": "x", "priority": 2"#).unwrap();
+    assert!(!stream.is_satisfied());
+    assert_eq!(
+        stream.missing(),
+        [TicketFieldName::Priority, TicketFieldName::Weights]
+    );
+}
+
+#[test]
+fn finish_partial_marks_what_is_missing() {
+    let mut stream = Review::stream();
+    stream
+        .feed(br#"{"verdict": "hold", "reasons": ["slow", "fla"#)
+        .unwrap();
+    let partial = stream.finish_partial();
+    assert!(!partial.is_complete());
+    assert_eq!(partial.settled, [ReviewFieldName::Verdict]);
+    assert_eq!(
+        partial.missing,
+        [ReviewFieldName::Reasons, ReviewFieldName::Score]
+    );
+    assert_eq!(
+        partial.error.as_ref().map(|e| e.kind()),
+        Some(ErrorKind::Truncated)
+    );
+    let draft = partial.draft.unwrap();
+    assert_eq!(draft.reasons.unwrap(), ["slow", "fla"]);
+}
+
+#[test]
+fn invalid_no_structure_too_large_too_deep() {
+    let mut stream = Review::stream();
+    let err = stream
+        .feed(br#"{"verdict": "ship", "score": +1}"#)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Invalid);
+    assert_eq!(
+        stream.draft().verdict,
+        Some(Verdict::Ship),
+        "the draft survives"
+    );
+
+    let mut stream = Review::stream();
+    stream.feed(b"I'm sorry, I can't do that.").unwrap();
+    assert_eq!(stream.finish().unwrap_err().kind(), ErrorKind::NoStructure);
+
+    let mut stream = Review::stream_with(Options::default().max_bytes(40));
+    let err = stream
+        .feed(br#"{"reasons": ["la la la la la la la la la la la la"#)
+        .unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (ErrorKind::TooLarge, 40));
+
+    let mut stream = Stream::<serde_json::Value>::with_options(Options::default().max_depth(3));
+    let err = stream.feed(br#"{"a": {"b": {"c": {}}}}"#).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TooDeep);
+}
+
+#[test]
+fn validation_errors_name_the_path_and_the_value() {
+    let cases: &[(&[u8], &str, &str)] = &[
+        (
+            br#"{"meeting": {"title": "t", "date": "d", "participants": [], "summary": "s",
+                "action_items": [{"id": "A", "description": "d", "owner": 5, "due_date": null}]},
+               "generated_at": "now", "version": 1}"#,
+            "/meeting/action_items/0/owner",
+            "5",
+        ),
+        (
+            br#"{"meeting": {"title": "t", "date": "d", "participants": ["a", 3], "summary": "s",
+                "action_items": []}, "generated_at": "now", "version": 1}"#,
+            "/meeting/participants/1",
+            "3",
+        ),
+    ];
+    for (text, path, value) in cases {
+        let mut stream = MeetingReport::stream_with(Options::default().fail_fast(false));
+        stream.feed(text).unwrap();
+        let err = stream.finish().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Validation);
+        assert_eq!(err.error().path(), Some(*path), "{err}");
+        assert_eq!(err.error().value(), Some(*value), "{err}");
+    }
+    // A map value.
+    let mut stream = Ticket::stream_with(Options::default().fail_fast(false));
+    stream
+        .feed(br#"{"title": "t", "priority": 1, "weights": {"ok": 1, "bad": "heavy"}}"#)
+        .unwrap();
+    let err = stream.finish().unwrap_err();
+    assert_eq!(err.error().path(), Some("/weights/bad"));
+    assert_eq!(err.error().value(), Some("\"heavy\""));
+    // The input offset points at the value, past the prose.
+    let mut stream = Ticket::stream_with(Options::default().fail_fast(false));
+    let text = "Sure!\n```json\n{\"title\": \"t\",\n \"priority\": 300, \"weights\": {}}\n```";
+    stream.feed(text.as_bytes()).unwrap();
+    let err = stream.finish().unwrap_err();
+    let e = err.error();
+    assert_eq!(e.path(), Some("/priority"));
+    assert_eq!(&text[e.offset() as usize..e.offset() as usize + 3], "300");
+    assert_eq!((e.line(), e.column()), (4, 14));
+    assert_eq!(e.clean_position(), Some((2, 14)));
+}
+
+#[test]
+fn fail_fast_fails_in_the_chunk_where_the_doomed_field_settles() {
+    let chunks: [&[u8]; 4] = [
+        br#"{"verdict": "may"#,
+        br#"be", "reasons": ["#,
+        br#""a"], "score": 3"#,
+        b"}",
+    ];
+    let mut stream = Review::stream();
+    stream.feed(chunks[0]).unwrap();
+    let err = stream.feed(chunks[1]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Validation);
+    assert_eq!(err.path(), Some("/verdict"));
+    assert!(err.reason().contains("unknown variant `maybe`"), "{err}");
+    assert_eq!(
+        stream.feed(chunks[2]).unwrap_err(),
+        err,
+        "the stream is over"
+    );
+    assert_eq!(stream.finish().unwrap_err().error(), &err);
+
+    // Off: the error comes at the end.
+    let mut stream = Review::stream_with(Options::default().fail_fast(false));
+    for chunk in chunks {
+        stream.feed(chunk).unwrap();
+    }
+    assert_eq!(
+        stream.finish().unwrap_err().error().path(),
+        Some("/verdict")
+    );
+}
+
+#[test]
+fn two_roots_under_both_policies() {
+    let text = br#"For example: {"title": "example", "priority": 1, "weights": {}}
+Now the real one: {"title": "real", "priority": 5, "weights": {"w": 2}}"#;
+    let mut stream = Ticket::stream();
+    for piece in text.chunks(9) {
+        stream.feed(piece).unwrap();
+    }
+    assert_eq!(stream.warnings()[0].kind, WarningKind::SecondValueIgnored);
+    assert_eq!(stream.finish().unwrap().title, "example");
+
+    let mut stream = Ticket::stream_with(Options::default().second_root(SecondRoot::KeepLast));
+    for piece in text.chunks(9) {
+        stream.feed(piece).unwrap();
+    }
+    assert_eq!(stream.warnings()[0].kind, WarningKind::SecondValueReplaced);
+    let ticket = stream.finish().unwrap();
+    assert_eq!((ticket.title.as_str(), ticket.priority), ("real", 5));
+}
+
+#[test]
+fn the_stall_guard_ends_a_whitespace_loop() {
+    let mut stream = Review::stream_with(Options::default().stall_limit(Some(1000)));
+    stream.feed(br#"{"verdict": "ship","#).unwrap();
+    let newlines = vec![b'\n'; 4096];
+    let err = stream.feed(&newlines).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (ErrorKind::Stalled, 19 + 1000));
+}
+
+/// One line per error kind: `Display`, then `feedback()`.
+#[test]
+fn error_messages_read_well() {
+    let mut out = String::new();
+    let mut show = |label: &str, display: String, feedback: String| {
+        out.push_str(&format!(
+            "{label}\n  display:  {display}\n  feedback: {feedback}\n"
+        ));
+    };
+    let ends: [(&str, &[u8], Options); 7] = [
+        (
+            "truncated",
+            br#"{"verdict": "ship", "reasons": ["a"#,
+            Options::default(),
+        ),
+        ("invalid", b"{\"verdict\": 'ship'}", Options::default()),
+        (
+            "no_structure",
+            b"Sorry, I cannot help with that.",
+            Options::default(),
+        ),
+        (
+            "too_large",
+            br#"{"reasons": ["again and again and again"#,
+            Options::default().max_bytes(24),
+        ),
+        (
+            "too_deep",
+            br#"{"reasons": [["x"]]}"#,
+            Options::default().max_depth(2),
+        ),
+        (
+            "validation",
+            br#"{"verdict": "maybe", "reasons": [], "score": 1}"#,
+            Options::default(),
+        ),
+        (
+            "stalled",
+            b"{\"verdict\": \"ship\",                         ",
+            Options::default().stall_limit(Some(16)),
+        ),
+    ];
+    for (label, text, options) in ends {
+        let mut stream = Review::stream_with(options);
+        let fed = stream.feed(text).map(|_| ()).err();
+        match fed {
+            Some(e) => show(label, e.to_string(), e.feedback()),
+            None => {
+                let e = stream.finish().unwrap_err();
+                show(label, e.to_string(), e.feedback());
+            }
+        }
+    }
+    let mut stream = Review::stream_with(Options::default().fail_fast(false));
+    stream
+        .feed(br#"{"verdict": "ship", "reasons": ["a", 2], "score": 300}"#)
+        .unwrap();
+    let e = stream.finish().unwrap_err();
+    show("validation at finish", e.to_string(), e.feedback());
+    insta::assert_snapshot!(out);
+}
