@@ -39,6 +39,7 @@ mod dynamic;
 mod error;
 mod options;
 mod outcome;
+pub mod schema;
 mod scanner;
 mod sink;
 mod stream;
@@ -123,5 +124,5 @@ pub use sink::{IgnoreSink, Raw, Sink};
 pub use stream::Stream;
 pub use typed::{
     Atomic, Ctx, Entry, Event, FieldName, FieldSet, FieldState, Item, PathSegment, Rejected,
-    Rejection, Step, Streamable, builders, from_raw,
+    Rejection, Step, Violation, Streamable, builders, from_raw,
 };

@@ -128,6 +128,22 @@ impl<T: Streamable> Streamable for HashMap<String, T> {
     type Builder = MapBuilder<T::Builder>;
     type Name = std::convert::Infallible;
 
+    const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
+    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+
+    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        serde_json::json!({ "type": "object", "additionalProperties": T::schema(generator) })
+    }
+
+    fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {
+        for (key, item) in value {
+            path.push(key.clone());
+            T::check(item, path)?;
+            path.pop();
+        }
+        Ok(())
+    }
+
     fn step(
         b: &mut Self::Builder,
         slot: &mut Option<Self::Draft>,
@@ -144,6 +160,22 @@ impl<T: Streamable> Streamable for BTreeMap<String, T> {
     type Field = Entry<T::Value, T::Field>;
     type Builder = MapBuilder<T::Builder>;
     type Name = std::convert::Infallible;
+
+    const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
+    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+
+    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        serde_json::json!({ "type": "object", "additionalProperties": T::schema(generator) })
+    }
+
+    fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {
+        for (key, item) in value {
+            path.push(key.clone());
+            T::check(item, path)?;
+            path.pop();
+        }
+        Ok(())
+    }
 
     fn step(
         b: &mut Self::Builder,

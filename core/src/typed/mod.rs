@@ -228,6 +228,30 @@ pub trait Streamable: Sized {
         Vec::new()
     }
 
+    /// Object nesting of the type's schema (a model is 1 plus its deepest field).
+    const SCHEMA_DEPTH: usize = 0;
+    /// Object properties in the type's schema, nested models included.
+    const SCHEMA_PROPERTIES: usize = 0;
+
+    /// The JSON Schema of a value of this type. Models add their definition to `generator`
+    /// and return a `$ref`; the default accepts anything.
+    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        let _ = generator;
+        serde_json::Value::Object(serde_json::Map::new())
+    }
+
+    /// The schema at the root of a document (models are inlined there).
+    fn root_schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        Self::schema(generator)
+    }
+
+    /// Checks the constraints declared with `#[settle(min_items = …, …)]` on a strict value
+    /// (serde does not know them). `path` holds the JSON Pointer segments down to `value`.
+    fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), Violation> {
+        let _ = (value, path);
+        Ok(())
+    }
+
     /// Feeds one event of this value (the first is the event that begins it). The draft
     /// lives in `slot`: `None` until the value may be shown.
     fn step(
@@ -236,6 +260,29 @@ pub trait Streamable: Sized {
         event: Event<'_>,
         ctx: &mut Ctx<'_, Self::Field>,
     ) -> Step<Self::Value>;
+}
+
+/// A constraint a strict value breaks: where, and which rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON Pointer of the value.
+    pub path: String,
+    /// The rule, e.g. `expected at least 1 item, got 0`.
+    pub message: String,
+}
+
+impl Violation {
+    /// A violation at `path` (segments, unescaped).
+    pub fn at(path: &[String], message: String) -> Self {
+        let mut pointer = String::new();
+        for segment in path {
+            crate::dynamic::push_pointer(&mut pointer, &crate::dynamic::Segment::Key(segment.as_str().into()));
+        }
+        Violation {
+            path: pointer,
+            message,
+        }
+    }
 }
 
 /// A field of a model, by name: a derived model's `XFieldName` implements it.

@@ -2,10 +2,11 @@
 
 use super::atomic::atomic_step;
 use super::{Ctx, Depth, Event, Step, Streamable, from_raw};
+use serde_json::json;
 use std::convert::Infallible;
 
 macro_rules! atomic_scalars {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $schema:expr),* $(,)?) => {$(
         impl Streamable for $t {
             type Value = $t;
             type Draft = $t;
@@ -21,12 +22,36 @@ macro_rules! atomic_scalars {
             ) -> Step<$t> {
                 atomic_step(builder, slot, event)
             }
+
+            fn schema(_: &mut crate::schema::SchemaGen) -> serde_json::Value {
+                $schema
+            }
         }
     )*};
 }
 
+/// An integer's schema with its type's range.
+fn integer(min: i128, max: u128) -> serde_json::Value {
+    json!({ "type": "integer", "minimum": min, "maximum": max })
+}
+
 atomic_scalars!(
-    bool, char, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+    bool => json!({ "type": "boolean" }),
+    char => json!({ "type": "string" }),
+    u8 => integer(0, u8::MAX.into()),
+    u16 => integer(0, u16::MAX.into()),
+    u32 => integer(0, u32::MAX.into()),
+    u64 => json!({ "type": "integer", "minimum": 0 }),
+    u128 => json!({ "type": "integer", "minimum": 0 }),
+    usize => json!({ "type": "integer", "minimum": 0 }),
+    i8 => integer(i8::MIN.into(), i8::MAX as u128),
+    i16 => integer(i16::MIN.into(), i16::MAX as u128),
+    i32 => integer(i32::MIN.into(), i32::MAX as u128),
+    i64 => json!({ "type": "integer" }),
+    i128 => json!({ "type": "integer" }),
+    isize => json!({ "type": "integer" }),
+    f32 => json!({ "type": "number" }),
+    f64 => json!({ "type": "number" }),
 );
 
 /// A string grows in the draft as its fragments arrive.
@@ -36,6 +61,10 @@ impl Streamable for String {
     type Field = Infallible;
     type Builder = Depth;
     type Name = std::convert::Infallible;
+
+    fn schema(_: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        json!({ "type": "string" })
+    }
 
     fn step(
         builder: &mut Depth,
@@ -77,6 +106,22 @@ impl<T: Streamable> Streamable for Option<T> {
     type Builder = OptionBuilder<T::Builder>;
     type Name = std::convert::Infallible;
 
+    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
+    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+
+    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        let mut schema = T::schema(generator);
+        crate::schema::make_nullable(&mut schema);
+        schema
+    }
+
+    fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {
+        match value {
+            Some(v) => T::check(v, path),
+            None => Ok(()),
+        }
+    }
+
     fn step(
         builder: &mut Self::Builder,
         slot: &mut Option<Option<T::Draft>>,
@@ -115,6 +160,21 @@ impl<T: Streamable> Streamable for Box<T> {
     type Field = T::Field;
     type Builder = Box<T::Builder>;
     type Name = std::convert::Infallible;
+
+    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
+    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+
+    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        T::schema(generator)
+    }
+
+    fn root_schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        T::root_schema(generator)
+    }
+
+    fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {
+        T::check(value, path)
+    }
 
     fn step(
         builder: &mut Self::Builder,

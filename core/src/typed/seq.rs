@@ -50,6 +50,22 @@ impl<T: Streamable> Streamable for Vec<T> {
     type Builder = VecBuilder<T::Builder>;
     type Name = std::convert::Infallible;
 
+    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
+    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+
+    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+        serde_json::json!({ "type": "array", "items": T::schema(generator) })
+    }
+
+    fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {
+        for (i, item) in value.iter().enumerate() {
+            path.push(i.to_string());
+            T::check(item, path)?;
+            path.pop();
+        }
+        Ok(())
+    }
+
     fn step(
         b: &mut Self::Builder,
         slot: &mut Option<Vec<T::Draft>>,
