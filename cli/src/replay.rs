@@ -1,7 +1,7 @@
 //! The replay loop: feed each chunk, print its line, print the done line.
 
 use crate::args::{Emit, Replay};
-use crate::source::Chunks;
+use crate::source::{Chunks, Next};
 use settle::{DynamicStream, Error, ErrorKind};
 use std::io::{self, Write};
 
@@ -33,26 +33,39 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut line = String::new();
     let mut current = Vec::new();
-    let mut next = Vec::new();
-    let mut more = chunks.next_chunk(&mut current)?;
+    let mut upcoming = Vec::new();
+    let mut have = chunks.next_chunk(&mut current, false)? == Next::Chunk;
     let mut index = 0u64;
     let mut outcome: Option<Result<(), Error>> = None;
-    while more {
+    while have {
         if let Err(error) = stream.feed(&current) {
             write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
             outcome = Some(Err(error));
             break;
         }
-        more = chunks.next_chunk(&mut next)?;
-        if !more {
+        // Look ahead: at the end of the input, finish before printing the last line so a
+        // root number settles with it. A live source that is slower than the lookahead
+        // gets its line now.
+        let mut printed = false;
+        let mut next = chunks.next_chunk(&mut upcoming, live)?;
+        if next == Next::Pending {
+            write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
+            out.flush()?;
+            printed = true;
+            next = chunks.next_chunk(&mut upcoming, false)?;
+        }
+        if next == Next::End {
             outcome = Some(stream.finish().map(|_| ()));
         }
-        write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
-        if live {
-            out.flush()?;
+        if !printed {
+            write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
+            if live {
+                out.flush()?;
+            }
         }
-        std::mem::swap(&mut current, &mut next);
+        std::mem::swap(&mut current, &mut upcoming);
         index += 1;
+        have = next == Next::Chunk;
     }
     let outcome = match outcome {
         Some(outcome) => outcome,

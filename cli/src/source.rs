@@ -2,11 +2,34 @@
 
 use crate::args::Source;
 use std::io::{self, Read};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::time::Duration;
+
+/// How long to wait for the next chunk before printing the current one: long enough to
+/// see that the input ended (so a root number settles with the last chunk), short enough
+/// to show a live stream live.
+const LOOKAHEAD: Duration = Duration::from_millis(25);
+
+/// What asking for the next chunk gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Next {
+    /// A chunk is in the buffer.
+    Chunk,
+    /// The input ended.
+    End,
+    /// Nothing yet (only when asked not to wait long).
+    Pending,
+}
 
 /// Yields chunks in order.
 pub(crate) enum Chunks {
-    Stdin(io::Stdin),
-    Split { data: Vec<u8>, at: usize, n: usize },
+    /// stdin, read by a thread so the replay can wait for it with a timeout.
+    Stdin(Receiver<io::Result<Vec<u8>>>),
+    Split {
+        data: Vec<u8>,
+        at: usize,
+        n: usize,
+    },
     List(std::vec::IntoIter<Vec<u8>>),
 }
 
@@ -14,7 +37,26 @@ impl Chunks {
     /// Opens `source`. A chunks file that is not NDJSON string literals is a usage error.
     pub(crate) fn open(source: &Source) -> Result<Chunks, String> {
         match source {
-            Source::Stdin => Ok(Chunks::Stdin(io::stdin())),
+            Source::Stdin => {
+                let (send, receive) = sync_channel(16);
+                std::thread::spawn(move || {
+                    let mut stdin = io::stdin().lock();
+                    let mut buf = vec![0; 64 * 1024];
+                    loop {
+                        let read = match stdin.read(&mut buf) {
+                            Ok(0) => return,
+                            Ok(n) => Ok(buf.get(..n).unwrap_or_default().to_vec()),
+                            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                            Err(e) => Err(e),
+                        };
+                        let failed = read.is_err();
+                        if send.send(read).is_err() || failed {
+                            return;
+                        }
+                    }
+                });
+                Ok(Chunks::Stdin(receive))
+            }
             Source::Split(n) => {
                 let mut data = Vec::new();
                 io::stdin()
@@ -25,20 +67,8 @@ impl Chunks {
             Source::Chunks(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                let mut chunks = Vec::new();
-                for (i, line) in text.lines().enumerate() {
-                    if line.trim().is_empty() {
-                        continue;
-                    }
-                    let chunk: String = serde_json::from_str(line).map_err(|e| {
-                        format!(
-                            "{} line {}: each line must be one JSON string literal ({e})",
-                            path.display(),
-                            i + 1
-                        )
-                    })?;
-                    chunks.push(chunk.into_bytes());
-                }
+                let chunks = decode_chunks(&text)
+                    .map_err(|(line, e)| format!("{} line {line}: {e}", path.display()))?;
                 Ok(Chunks::List(chunks.into_iter()))
             }
         }
@@ -49,34 +79,153 @@ impl Chunks {
         matches!(self, Chunks::Stdin(..))
     }
 
-    /// Puts the next chunk in `out`; false at the end of the input.
-    pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>) -> io::Result<bool> {
+    /// Puts the next chunk in `out`. With `briefly`, a live source waits only a moment
+    /// and may answer [`Next::Pending`].
+    pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>, briefly: bool) -> io::Result<Next> {
         out.clear();
         match self {
-            Chunks::Stdin(stdin) => loop {
-                out.resize(64 * 1024, 0);
-                match stdin.read(out) {
-                    Ok(n) => {
-                        out.truncate(n);
-                        return Ok(n > 0);
+            Chunks::Stdin(receive) => {
+                let got = if briefly {
+                    match receive.recv_timeout(LOOKAHEAD) {
+                        Ok(read) => Some(read),
+                        Err(RecvTimeoutError::Timeout) => return Ok(Next::Pending),
+                        Err(RecvTimeoutError::Disconnected) => None,
                     }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
+                } else {
+                    receive.recv().ok()
+                };
+                match got {
+                    Some(read) => {
+                        *out = read?;
+                        Ok(Next::Chunk)
+                    }
+                    None => Ok(Next::End),
                 }
-            },
+            }
             Chunks::Split { data, at, n } => {
                 let end = at.saturating_add(*n).min(data.len());
                 out.extend_from_slice(data.get(*at..end).unwrap_or_default());
                 *at = end;
-                Ok(!out.is_empty())
+                Ok(if out.is_empty() {
+                    Next::End
+                } else {
+                    Next::Chunk
+                })
             }
             Chunks::List(list) => match list.next() {
                 Some(chunk) => {
                     *out = chunk;
-                    Ok(true)
+                    Ok(Next::Chunk)
                 }
-                None => Ok(false),
+                None => Ok(Next::End),
             },
+        }
+    }
+}
+
+/// Decodes a chunks file: one JSON string literal per non-blank line. A UTF-16 surrogate
+/// pair split between two lines (as a UTF-16 tokenizer may split it) joins the second
+/// line's chunk.
+fn decode_chunks(text: &str) -> Result<Vec<Vec<u8>>, (usize, String)> {
+    let mut chunks = Vec::new();
+    let mut carry: Option<u16> = None;
+    let mut last = 0;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        last = i + 1;
+        chunks.push(decode_line(line.trim(), &mut carry).map_err(|e| (i + 1, e))?);
+    }
+    match carry {
+        Some(_) => Err((last, "a UTF-16 surrogate pair is never completed".into())),
+        None => Ok(chunks),
+    }
+}
+
+const NOT_A_STRING: &str = "each line must be one JSON string literal";
+
+/// One JSON string literal's bytes; a trailing high surrogate is left in `carry`.
+fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
+    let body = line
+        .strip_prefix('"')
+        .and_then(|l| l.strip_suffix('"'))
+        .ok_or_else(|| NOT_A_STRING.to_string())?;
+    let mut out = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c == '"' || c < ' ' {
+            return Err(format!("{NOT_A_STRING} (unescaped {c:?})"));
+        }
+        if c != '\\' {
+            if carry.is_some() {
+                return Err("a UTF-16 surrogate pair is split by other text".into());
+            }
+            out.push(c);
+            continue;
+        }
+        let decoded = match chars.next() {
+            Some('"') => '"',
+            Some('\\') => '\\',
+            Some('/') => '/',
+            Some('b') => '\u{8}',
+            Some('f') => '\u{c}',
+            Some('n') => '\n',
+            Some('r') => '\r',
+            Some('t') => '\t',
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                let unit = u16::from_str_radix(&hex, 16)
+                    .map_err(|_| format!("invalid \\u escape `\\u{hex}`"))?;
+                match (carry.take(), unit) {
+                    (None, 0xD800..=0xDBFF) => {
+                        *carry = Some(unit);
+                        continue;
+                    }
+                    (Some(high), 0xDC00..=0xDFFF) => char::decode_utf16([high, unit])
+                        .next()
+                        .and_then(Result::ok)
+                        .ok_or("invalid surrogate pair")?,
+                    (None, _) => char::from_u32(u32::from(unit)).ok_or("lone low surrogate")?,
+                    (Some(_), _) => {
+                        return Err("a high surrogate is not followed by a low one".into());
+                    }
+                }
+            }
+            other => return Err(format!("invalid escape {other:?}")),
+        };
+        if carry.is_some() {
+            return Err("a UTF-16 surrogate pair is split by other text".into());
+        }
+        out.push(decoded);
+    }
+    Ok(out.into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_lines_and_joins_split_surrogates() {
+        let text = "\"{\\\"a\\\": \\\"\\ud83d\"\n\n\"\\ude80\\\"}\"\n\"tab\\there \\u00e9\"\n";
+        let chunks = decode_chunks(text).unwrap();
+        assert_eq!(chunks[0], b"{\"a\": \"");
+        assert_eq!(chunks[1], "🚀\"}".as_bytes());
+        assert_eq!(chunks[2], "tab\there é".as_bytes());
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_string_literal() {
+        for text in [
+            "{\"a\": 1}",
+            "\"open",
+            "\"\\ud83d\"",
+            "\"\\ude80\"",
+            "\"a\\qb\"",
+            "\"\\ud83dx\"",
+        ] {
+            assert!(decode_chunks(text).is_err(), "{text:?}");
         }
     }
 }

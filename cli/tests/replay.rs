@@ -244,8 +244,12 @@ fn byte_and_depth_limits_allow_exactly_n() {
     let run = settle(&["replay", "--max-bytes", "7"], input);
     assert_eq!(error_of(&run), ("too_large", 7));
     assert_eq!(settle(&["replay", "--max-depth", "2"], input).code, 0);
+    let run = settle(&["replay", "--max-depth", "1"], b"[[1]]");
+    assert_eq!(error_of(&run), ("too_deep", 1));
+    // In prose, a root too deep for the cap is a false start, dropped like any other:
+    // the scan resumes at the inner bracket.
     let run = settle(&["replay", "--max-depth", "1"], input);
-    assert_eq!(error_of(&run), ("too_deep", 4));
+    assert_eq!(run.done()["value"], json!([1]));
 }
 
 #[test]
@@ -286,6 +290,31 @@ fn usage_errors_exit_2_with_the_usage() {
         );
         assert!(run.lines.is_empty());
     }
+}
+
+#[test]
+fn a_live_stream_prints_each_chunk_as_it_arrives() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_settle"))
+        .args(["replay"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(br#"{"a": "hel"#).unwrap();
+    stdin.flush().unwrap();
+    // The line for the first chunk arrives while the input is still open.
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first["snapshot"], json!({"a": "hel"}));
+    stdin.write_all(br#"lo"}"#).unwrap();
+    drop(stdin);
+    let rest: Vec<String> = stdout.lines().map(Result::unwrap).collect();
+    assert_eq!(rest.last().unwrap(), r#"{"done":true,"value":{"a":"hello"}}"#);
+    assert!(child.wait().unwrap().success());
 }
 
 #[test]

@@ -39,8 +39,8 @@ mod dynamic;
 mod error;
 mod options;
 mod outcome;
-pub mod schema;
 mod scanner;
+pub mod schema;
 mod sink;
 mod stream;
 mod typed;
@@ -124,5 +124,5 @@ pub use sink::{IgnoreSink, Raw, Sink};
 pub use stream::Stream;
 pub use typed::{
     Atomic, Ctx, Entry, Event, FieldName, FieldSet, FieldState, Item, PathSegment, Rejected,
-    Rejection, Step, Violation, Streamable, builders, from_raw,
+    Rejection, Step, Streamable, Violation, builders, from_raw,
 };

@@ -166,12 +166,17 @@ fn strictify(schema: &mut Value) {
         return;
     };
     map.retain(|k, _| OPENAI_KEYWORDS.contains(&k.as_str()));
-    let is_object = map.get("type") == Some(&Value::from("object")) || map.contains_key("properties");
+    let is_object =
+        map.get("type") == Some(&Value::from("object")) || map.contains_key("properties");
     if is_object {
         let required: Vec<String> = map
             .get("required")
             .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+            .map(|r| {
+                r.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
             .unwrap_or_default();
         if let Some(Value::Object(properties)) = map.get_mut("properties") {
             for (key, property) in properties.iter_mut() {
@@ -273,7 +278,10 @@ mod tests {
         assert_eq!(s, json!({"type": ["integer", "null"], "minimum": 0}));
         let mut r = json!({"$ref": "#/$defs/A", "description": "a"});
         make_nullable(&mut r);
-        assert_eq!(r, json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}], "description": "a"}));
+        assert_eq!(
+            r,
+            json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}], "description": "a"})
+        );
         make_nullable(&mut r);
         assert_eq!(r["anyOf"].as_array().unwrap().len(), 2, "idempotent");
     }

@@ -16,10 +16,14 @@ impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
     pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
         let rest = b.get(i..).unwrap_or_default();
-        let skip = rest
-            .iter()
-            .position(|&c| PROSE_STOP[usize::from(c)])
-            .unwrap_or(rest.len());
+        let skip = if self.preamble.in_code {
+            // Inside a code block in another language: only its closing fence matters.
+            rest.iter().position(|&c| c == b'`').unwrap_or(rest.len())
+        } else {
+            rest.iter()
+                .position(|&c| PROSE_STOP[usize::from(c)])
+                .unwrap_or(rest.len())
+        };
         let room = self.options.idle_limit.saturating_sub(self.idle_bytes(i));
         if skip as u64 > room && !self.done {
             let at = i + usize::try_from(room).unwrap_or(skip);
@@ -55,6 +59,7 @@ impl Scanner {
                 Ok(i + 1)
             }
             Some(_) if self.preamble.ticks >= 3 => {
+                self.preamble.fence_tag_len = 0;
                 self.state = State::FenceTag;
                 Ok(i)
             }
@@ -67,19 +72,44 @@ impl Scanner {
         }
     }
 
-    /// The fence's language tag. A newline ends the marker: a root right after it is the
-    /// fenced value, not a tentative one.
+    /// The fence's language tag, up to the end of the line. A JSON fence (```` ```json ````
+    /// or an untagged one): a root right after it is the fenced value, not a tentative one.
+    /// A fence in another language opens a code block that is skipped whole; inside one, a
+    /// fence closes it.
     pub(super) fn fence_tag(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             if c == b'\n' {
-                self.preamble.prose_seen = false;
+                let p = &mut self.preamble;
+                if p.in_code {
+                    p.in_code = false;
+                    p.prose_seen = true;
+                } else if p.tag_is_json() {
+                    p.prose_seen = false;
+                } else {
+                    p.in_code = true;
+                    p.prose_seen = true;
+                }
                 self.state = State::Prose;
                 return Ok(i + 1);
             }
             if !is_fence_tag(c) {
+                // Text after the marker on the same line: prose (a closing fence ends the
+                // code block it closes).
+                self.preamble.in_code = false;
                 self.preamble.prose_seen = true;
                 self.state = State::Prose;
                 return Ok(i);
+            }
+            if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'+' | b'.') {
+                let p = &mut self.preamble;
+                match p.fence_tag.get_mut(usize::from(p.fence_tag_len)) {
+                    Some(slot) => {
+                        *slot = c.to_ascii_lowercase();
+                        p.fence_tag_len += 1;
+                    }
+                    // Longer than any JSON tag: mark it as another language.
+                    None => p.fence_tag[0] = b'~',
+                }
             }
             i += 1;
         }

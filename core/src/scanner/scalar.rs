@@ -21,6 +21,16 @@ impl Scanner {
                 (Num::Exp, b'+' | b'-') => Num::ExpSign,
                 (Num::Exp | Num::ExpSign | Num::ExpDigit, b'0'..=b'9') => Num::ExpDigit,
                 (state, _) if state.is_terminal() => {
+                    // Settle only on a byte that may follow a value here: a number is not
+                    // reported in the chunk that makes the input invalid (`[1-2]`, `[2}`).
+                    if !self.may_follow_value(c) {
+                        let reason = if self.stack.is_empty() {
+                            Reason::TrailingCharacters
+                        } else {
+                            Reason::ExpectedCommaOrEnd
+                        };
+                        return Err(stop(reason, i));
+                    }
                     self.emit_number(sink);
                     self.value_done();
                     return Ok(i);
@@ -32,6 +42,23 @@ impl Scanner {
             i += 1;
         }
         Ok(i)
+    }
+
+    /// `c` may come right after a value in the current container.
+    fn may_follow_value(&self, c: u8) -> bool {
+        if super::tables::is_ws(c) {
+            return true;
+        }
+        match self.stack.last() {
+            None => false,
+            Some(frame) => match c {
+                b',' => true,
+                b']' => !frame.object,
+                b'}' => frame.object,
+                b'/' => !self.options.strict,
+                _ => false,
+            },
+        }
     }
 
     /// The number in the clean buffer from `scalar_start` is complete: it settles.

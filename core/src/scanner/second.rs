@@ -78,7 +78,8 @@ impl Scanner {
         if self.done && (self.tentative || self.muted) {
             return kind != ErrorKind::TooLarge;
         }
-        self.tentative && kind == ErrorKind::Invalid
+        // A false start may also nest past the depth cap ("[[wikilinks]]" at depth 1).
+        self.tentative && matches!(kind, ErrorKind::Invalid | ErrorKind::TooDeep)
     }
 
     /// A second root was confirmed. Keep-last: forget the first and go on with this one

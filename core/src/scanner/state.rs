@@ -124,4 +124,20 @@ pub(crate) struct Preamble {
     pub(crate) long_tag: bool,
     /// Non-whitespace prose precedes the next `{`/`[`: a root there is tentative.
     pub(crate) prose_seen: bool,
+    /// Inside a fenced code block in another language: skipped to its closing fence.
+    pub(crate) in_code: bool,
+    /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).
+    pub(crate) fence_tag: [u8; 8],
+    pub(crate) fence_tag_len: u8,
+}
+
+impl Preamble {
+    /// The fence tag read so far names JSON (or is empty: the tag is optional).
+    pub(crate) fn tag_is_json(&self) -> bool {
+        let tag = self
+            .fence_tag
+            .get(..usize::from(self.fence_tag_len))
+            .unwrap_or_default();
+        matches!(tag, b"" | b"json" | b"jsonc" | b"json5")
+    }
 }

@@ -556,3 +556,80 @@ fn the_stall_guard_ends_a_whitespace_loop() {
     let (r, _) = replay(&options, &[text.as_bytes()]);
     assert!(r.is_ok());
 }
+
+// ---- found in review ----
+
+#[test]
+fn code_blocks_in_other_languages_are_skipped_whole() {
+    let cases = [
+        (
+            "```python\n[x * 2 for x in xs]\n```\n\n```json\n{\"doubled\": [2, 4]}\n```",
+            r#"{"doubled":[2,4]}"#,
+        ),
+        (
+            "```python\nxs = [1, 2, 3]\nprint(data[\"name\"])\n```\nAs JSON:\n```json\n{\"a\": 1}\n```",
+            r#"{"a":1}"#,
+        ),
+        (
+            "Config:\n```javascript\n{ debug: true }\n```\nAs JSON:\n```json\n{\"debug\": true}\n```",
+            r#"{"debug":true}"#,
+        ),
+        (
+            "```toml\n[tool.poetry]\nname = \"demo\"\n```\n```json\n{\"name\": \"demo\"}\n```",
+            r#"{"name":"demo"}"#,
+        ),
+        (
+            "```bash\n[ -f config.json ] && cat config.json\n```\n```json\n{\"ok\": true}\n```",
+            r#"{"ok":true}"#,
+        ),
+        ("```\n[1, 2]\n```", "[1,2]"),
+        ("```JSON\n[1, 2]\n```", "[1,2]"),
+    ];
+    for (input, expected) in cases {
+        let (r, _) = replay(&lenient(), &[input.as_bytes()]);
+        assert_eq!(r.as_deref().ok(), Some(expected), "{input:?}: {r:?}");
+        let ones: Vec<&[u8]> = input.as_bytes().chunks(1).collect();
+        let (r, _) = replay(&lenient(), &ones);
+        assert_eq!(
+            r.as_deref().ok(),
+            Some(expected),
+            "1-byte chunks of {input:?}"
+        );
+    }
+}
+
+#[test]
+fn a_number_does_not_settle_on_a_byte_that_breaks_the_input() {
+    for input in [
+        &b"[1-2]"[..],
+        b"[1.5e3.5]",
+        b"{\"a\":1-2}",
+        b"[2}",
+        b"{\"a\":2]",
+    ] {
+        let mut stream = DynamicStream::new(strict());
+        let mut settled = 0;
+        for byte in input {
+            let fed = stream.feed(std::slice::from_ref(byte));
+            settled += stream.settled().count();
+            if fed.is_err() {
+                break;
+            }
+        }
+        assert_eq!(settled, 0, "{:?}", String::from_utf8_lossy(input));
+    }
+}
+
+#[test]
+fn a_false_start_past_the_depth_cap_is_dropped() {
+    let options = lenient().max_depth(1);
+    for input in [
+        "Use [[wikilinks]] in notes.\n{\"a\": 1}",
+        "see [{name}] then {\"a\": 1}",
+    ] {
+        let (r, _) = replay(&options, &[input.as_bytes()]);
+        assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#), "{input:?}");
+    }
+    let (r, _) = replay(&lenient().max_depth(3), &[b"see [[[[x then {\"a\": 1}"]);
+    assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#));
+}

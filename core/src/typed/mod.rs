@@ -276,7 +276,10 @@ impl Violation {
     pub fn at(path: &[String], message: String) -> Self {
         let mut pointer = String::new();
         for segment in path {
-            crate::dynamic::push_pointer(&mut pointer, &crate::dynamic::Segment::Key(segment.as_str().into()));
+            crate::dynamic::push_pointer(
+                &mut pointer,
+                &crate::dynamic::Segment::Key(segment.as_str().into()),
+            );
         }
         Violation {
             path: pointer,
