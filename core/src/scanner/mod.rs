@@ -16,7 +16,7 @@ mod tables;
 use crate::error::{Error, Reason};
 use crate::options::Options;
 use crate::sink::Sink;
-use state::{Frame, Held, Num, Preamble, State, StrState};
+use state::{Frame, Num, Preamble, State, StrState};
 
 pub use second::{Warning, WarningKind};
 
@@ -78,8 +78,6 @@ pub struct Scanner {
     /// The root began in prose and its first member is not yet confirmed: nothing has been
     /// sent to the sink, and a syntax error drops it instead of failing.
     tentative: bool,
-    /// A tentative root's first element, complete but not yet sent: kind and clean span.
-    held: Option<(Held, usize, usize)>,
     /// Bytes fed before the current chunk.
     fed: u64,
     /// 1-based line of the first byte of the current chunk, and the offset its line starts at.
@@ -151,7 +149,6 @@ impl Scanner {
             },
             after_comment: State::ValueStart,
             tentative: false,
-            held: None,
             fed: 0,
             line: 1,
             line_start: 0,
@@ -366,7 +363,6 @@ impl Scanner {
             self.clean.clear();
         }
         self.tentative = false;
-        self.held = None;
         self.stack.clear();
         self.in_key = false;
         self.string = StrState::NEW;
@@ -389,18 +385,6 @@ impl Scanner {
                 sink.begin_object();
             } else {
                 sink.begin_array();
-            }
-        }
-        if let Some((held, start, end)) = self.held.take() {
-            let raw = crate::sink::Raw::new(&self.clean, start..end);
-            match held {
-                Held::Number => {
-                    let text = std::str::from_utf8(raw.bytes()).unwrap_or_default();
-                    sink.number(text, raw);
-                }
-                Held::True => sink.bool(true, raw),
-                Held::False => sink.bool(false, raw),
-                Held::Null => sink.null(raw),
             }
         }
     }

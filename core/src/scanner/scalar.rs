@@ -1,6 +1,6 @@
 //! Numbers and the literals `true`, `false`, `null`: reported only once complete.
 
-use super::state::{Held, Num};
+use super::state::Num;
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
 use crate::sink::{Raw, Sink};
@@ -63,10 +63,7 @@ impl Scanner {
 
     /// The number in the clean buffer from `scalar_start` is complete: it settles.
     pub(super) fn emit_number<S: Sink>(&mut self, sink: &mut S) {
-        if self.tentative {
-            self.held = Some((Held::Number, self.scalar_start, self.clean.len()));
-            return;
-        }
+        self.confirm(sink);
         let span = self.scalar_start..self.clean.len();
         let raw = Raw::new(&self.clean, span);
         let text = std::str::from_utf8(raw.bytes()).unwrap_or_default();
@@ -84,21 +81,12 @@ impl Scanner {
             self.literal_pos += 1;
             i += 1;
             if pos + 1 == self.literal.len() {
-                let held = match self.literal.first() {
-                    Some(b't') => Held::True,
-                    Some(b'f') => Held::False,
-                    _ => Held::Null,
-                };
-                let span = self.scalar_start..self.clean.len();
-                if self.tentative {
-                    self.held = Some((held, span.start, span.end));
-                } else {
-                    let raw = Raw::new(&self.clean, span);
-                    match held {
-                        Held::True => sink.bool(true, raw),
-                        Held::False => sink.bool(false, raw),
-                        _ => sink.null(raw),
-                    }
+                self.confirm(sink);
+                let raw = Raw::new(&self.clean, self.scalar_start..self.clean.len());
+                match self.literal.first() {
+                    Some(b't') => sink.bool(true, raw),
+                    Some(b'f') => sink.bool(false, raw),
+                    _ => sink.null(raw),
                 }
                 self.value_done();
                 return Ok(i);

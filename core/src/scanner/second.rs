@@ -98,10 +98,6 @@ impl Scanner {
             frame.comma_at = frame.comma_at.saturating_sub(cut);
         }
         self.scalar_start = self.scalar_start.saturating_sub(cut);
-        if let Some((_, start, end)) = &mut self.held {
-            *start = start.saturating_sub(cut);
-            *end = end.saturating_sub(cut);
-        }
         self.root_member_end = self.root_member_end.saturating_sub(cut);
         self.root_offset = self.second_offset;
         self.root_position = self.second_position;
@@ -122,7 +118,6 @@ impl Scanner {
         self.clean.truncate(self.second_start);
         self.stack.clear();
         self.tentative = false;
-        self.held = None;
         self.muted = false;
         self.second_confirmed = false;
         self.ignore_rest = true;

@@ -56,16 +56,6 @@ pub(crate) struct Frame {
     pub(crate) comma_at: usize,
 }
 
-/// A complete scalar held back as a tentative root's first element: it confirms the root
-/// only when a `,` or the closing `]` follows (`[2024 report]` is prose).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Held {
-    Number,
-    True,
-    False,
-    Null,
-}
-
 /// Progress inside a number, by RFC 8259's grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Num {

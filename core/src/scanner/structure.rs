@@ -211,8 +211,6 @@ impl Scanner {
             match c {
                 b'/' => return self.comment_start(i, State::AfterValue),
                 b',' => {
-                    // A comma after a tentative root's first element confirms the root.
-                    self.confirm(sink);
                     let Some(frame) = self.stack.last_mut() else {
                         return Err(stop(Reason::TrailingCharacters, i));
                     };

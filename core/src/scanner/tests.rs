@@ -633,17 +633,3 @@ fn a_false_start_past_the_depth_cap_is_dropped() {
     let (r, _) = replay(&lenient().max_depth(3), &[b"see [[[[x then {\"a\": 1}"]);
     assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#));
 }
-
-#[test]
-fn a_scalar_first_element_confirms_only_with_a_separator() {
-    for input in ["the [2024 report] and [true story]: {\"a\": 1}", "ranked [1st] then {\"a\": 1}"] {
-        let (r, _) = replay(&lenient(), &[input.as_bytes()]);
-        assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#), "{input:?}");
-    }
-    let input = b"Scores: [10, 20] done";
-    let (r, snaps) = replay(&lenient(), &input.chunks(1).collect::<Vec<_>>());
-    assert_eq!(r.ok().as_deref(), Some("[10,20]"));
-    let first = snaps.iter().position(Option::is_some).unwrap();
-    assert_eq!(snaps[first].as_deref(), Some("[10]"), "shown at the comma, with its element");
-    assert_eq!(first, 11);
-}
