@@ -313,7 +313,10 @@ fn a_live_stream_prints_each_chunk_as_it_arrives() {
     stdin.write_all(br#"lo"}"#).unwrap();
     drop(stdin);
     let rest: Vec<String> = stdout.lines().map(Result::unwrap).collect();
-    assert_eq!(rest.last().unwrap(), r#"{"done":true,"value":{"a":"hello"}}"#);
+    assert_eq!(
+        rest.last().unwrap(),
+        r#"{"done":true,"value":{"a":"hello"}}"#
+    );
     assert!(child.wait().unwrap().success());
 }
 

@@ -4,3 +4,67 @@ pub use crate::typed::{Depth, ObjectState, Route, atomic_step};
 pub use serde;
 pub use serde_json;
 pub use std::convert::Infallible;
+
+/// What `min_items`/`max_items`/`min_length`/`max_length` measure: elements of a vector,
+/// characters of a string (absent optional values are not measured).
+pub trait Length {
+    /// The measure, if there is a value.
+    fn length(&self) -> Option<usize>;
+}
+
+impl Length for String {
+    fn length(&self) -> Option<usize> {
+        Some(self.chars().count())
+    }
+}
+
+impl<T> Length for Vec<T> {
+    fn length(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+
+impl<T: Length> Length for Option<T> {
+    fn length(&self) -> Option<usize> {
+        self.as_ref().and_then(Length::length)
+    }
+}
+
+impl<T: Length> Length for Box<T> {
+    fn length(&self) -> Option<usize> {
+        (**self).length()
+    }
+}
+
+/// What `minimum`/`maximum` compare.
+pub trait Number {
+    /// The value as `f64`, if there is one.
+    fn number(&self) -> Option<f64>;
+}
+
+macro_rules! numbers {
+    ($($t:ty),*) => {$(
+        impl Number for $t {
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            fn number(&self) -> Option<f64> {
+                Some(*self as f64)
+            }
+        }
+    )*};
+}
+
+numbers!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
+
+impl<T: Number> Number for Option<T> {
+    fn number(&self) -> Option<f64> {
+        self.as_ref().and_then(Number::number)
+    }
+}
+
+impl<T: Number> Number for Box<T> {
+    fn number(&self) -> Option<f64> {
+        (**self).number()
+    }
+}

@@ -147,7 +147,9 @@ where
             if let Some(prefix) = self.scanner.root_prefix() {
                 let mut text = prefix.to_vec();
                 text.push(b'}');
-                return validate::deserialize(&self.scanner, &text).map_err(|e| self.fail(e));
+                let value =
+                    validate::deserialize(&self.scanner, &text).map_err(|e| self.fail(e))?;
+                return self.checked(value, &text);
             }
         }
         if let Err(error) = self.scanner.finish(&mut self.sink) {
@@ -155,8 +157,22 @@ where
         }
         self.run_handlers();
         match self.sink.done.take() {
-            Some(Ok(value)) => Ok(value),
+            Some(Ok(value)) => {
+                let text = self.scanner.clean().to_vec();
+                self.checked(value, &text)
+            }
             _ => Err(self.validation_failure()),
+        }
+    }
+
+    /// The constraints serde does not know (`#[settle(min_items = …)]`, …).
+    fn checked(&mut self, value: T::Value, text: &[u8]) -> Result<T::Value, StreamError<T>> {
+        match T::check(&value, &mut Vec::new()) {
+            Ok(()) => Ok(value),
+            Err(violation) => {
+                let error = validate::violation(&self.scanner, text, violation);
+                Err(self.fail(error))
+            }
         }
     }
 

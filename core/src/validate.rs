@@ -55,6 +55,21 @@ pub(crate) fn rejection(scanner: &Scanner, rejection: &Rejection) -> Error {
     )
 }
 
+/// The error for a strict value that breaks a `#[settle(...)]` constraint.
+pub(crate) fn violation(
+    scanner: &Scanner,
+    text: &[u8],
+    violation: crate::typed::Violation,
+) -> Error {
+    let value = serde_json::from_slice::<serde_json::Value>(text)
+        .ok()
+        .and_then(|root| {
+            root.pointer(&violation.path)
+                .map(|v| shorten(&v.to_string()))
+        });
+    error_at(scanner, 0, violation.path, violation.message, value, 1, 1)
+}
+
 /// The root was rejected but serde gives no reason on the whole text.
 pub(crate) fn root_rejected(scanner: &Scanner) -> Error {
     let message = "the value does not match the type".to_string();

@@ -7,15 +7,16 @@ use syn::{DeriveInput, Ident, Type, Visibility};
 
 pub(crate) struct Model<'a> {
     pub(crate) input: &'a DeriveInput,
-    #[allow(dead_code)] // read by the schema expansion
     pub(crate) attrs: attr::ContainerAttrs,
     pub(crate) body: Body<'a>,
+    /// `#[serde(deny_unknown_fields)]`: the schema closes the object.
+    pub(crate) deny_unknown_fields: bool,
 }
 
 pub(crate) enum Body<'a> {
     Struct(Vec<Field<'a>>),
     /// A unit enum: its variants' serialized names.
-    UnitEnum(#[allow(dead_code)] Vec<String>),
+    UnitEnum(Vec<String>),
 }
 
 pub(crate) struct Field<'a> {
@@ -89,7 +90,12 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
             Body::UnitEnum(names)
         }
     };
-    Some(Model { input, attrs, body })
+    Some(Model {
+        input,
+        attrs,
+        body,
+        deny_unknown_fields: container.attrs.deny_unknown_fields(),
+    })
 }
 
 fn field<'a>(

@@ -4,6 +4,7 @@ mod builder;
 mod callbacks;
 mod draft;
 mod fields;
+mod schema;
 mod unit_enum;
 
 use crate::ast::{self, Body, Field, Model};

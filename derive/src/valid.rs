@@ -1,6 +1,8 @@
 //! Checks that need the whole model: what cannot be streamed correctly yet.
 
-use crate::ast::{Body, Model};
+use crate::ast::{Body, Field, Model};
+use crate::attr::ConstraintKind;
+use crate::shape;
 use std::collections::HashMap;
 
 /// A draft tracks settled fields in a 128-bit set.
@@ -34,6 +36,12 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
             }
         }
     }
+    for field in fields.iter().filter(|f| !f.skipped) {
+        check_constraints(field, errors);
+        if model.attrs.strict.is_some() {
+            check_strict(field, errors);
+        }
+    }
     let streamed = fields.iter().filter(|f| !f.skipped).count();
     if streamed > MAX_FIELDS {
         errors.push(syn::Error::new_spanned(
@@ -43,5 +51,69 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
                  {streamed}: group some into a nested struct"
             ),
         ));
+    }
+}
+
+/// A constraint must fit its field: items for vectors, length for strings, bounds for
+/// numbers.
+fn check_constraints(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
+    for c in &field.attrs.constraints {
+        let fits = match c.kind() {
+            ConstraintKind::Items => shape::vec_element(field.ty).is_some(),
+            ConstraintKind::Length => shape::is_string(field.ty),
+            ConstraintKind::Number => shape::is_number(field.ty),
+        };
+        if !fits {
+            let wants = match c.kind() {
+                ConstraintKind::Items => "a `Vec` field",
+                ConstraintKind::Length => "a `String` field",
+                ConstraintKind::Number => "a number field (integer or float)",
+            };
+            errors.push(syn::Error::new(
+                c.span,
+                format!(
+                    "`{}` applies to {wants}; remove it from `{}`",
+                    c.attr, field.ident
+                ),
+            ));
+        }
+    }
+}
+
+/// What OpenAI's strict structured outputs cannot enforce.
+fn check_strict(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
+    let ty = field.ty;
+    if shape::mentions_any(ty, &["HashMap", "BTreeMap", "IndexMap", "Map"]) {
+        errors.push(syn::Error::new_spanned(
+            ty,
+            "`#[settle(strict)]`: a map has free-form keys, and strict structured outputs \
+             require every object to list its properties (`additionalProperties: false`); \
+             use a struct, or a `Vec` of key/value structs",
+        ));
+    } else if shape::mentions_any(ty, &["Value"]) {
+        errors.push(syn::Error::new_spanned(
+            ty,
+            "`#[settle(strict)]`: `serde_json::Value` accepts any JSON, and strict structured \
+             outputs need a type for every value; use a model or a concrete type",
+        ));
+    } else if field.attrs.atomic && shape::has_inner(ty) {
+        errors.push(syn::Error::new_spanned(
+            ty,
+            "`#[settle(strict)]`: an `#[settle(atomic)]` field of a type settle cannot describe \
+             has no schema; derive `StreamingModel` for the type, or use a std type",
+        ));
+    }
+    for c in &field.attrs.constraints {
+        if c.kind() == ConstraintKind::Length {
+            errors.push(syn::Error::new(
+                c.span,
+                format!(
+                    "`#[settle(strict)]`: OpenAI strict structured outputs do not support `{}` \
+                     (`{}`), so it would only be checked at `finish`; remove it, or drop \
+                     `strict` to keep it as a finish-time check",
+                    c.keyword, c.attr
+                ),
+            ));
+        }
     }
 }

@@ -34,6 +34,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         .enumerate()
         .map(|(i, f)| field_arm(cx, i, f));
     let stream_doc = format!("A lenient stream of [`{ident}`] with the default options.");
+    let schema_items = super::schema::impl_items(cx);
+    let strict_limits = super::schema::strict_limits(cx);
     let builder_doc = format!("The typed builder of [`{ident}`] (generated; not for direct use).");
 
     quote! {
@@ -63,6 +65,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             type Name = #field_name;
 
             const MODEL: bool = true;
+
+            #schema_items
 
             fn missing(draft: ::core::option::Option<&Self::Draft>) -> ::std::vec::Vec<#field_name> {
                 #field_name::ALL
@@ -128,7 +132,16 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             pub fn stream_with(options: ::settle::Options) -> ::settle::Stream<Self> {
                 ::settle::Stream::with_options(options)
             }
+
+            /// The JSON Schema (2020-12) of this type: properties in field order, keys as
+            /// serde reads them, doc comments as descriptions, nested models in `$defs`.
+            /// See `settle::schema` for the provider profiles.
+            pub fn json_schema() -> ::settle::__private::serde_json::Value {
+                ::settle::schema::plain::<Self>()
+            }
         }
+
+        #strict_limits
     }
 }
 

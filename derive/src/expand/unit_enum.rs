@@ -6,6 +6,16 @@ use quote::quote;
 
 pub(super) fn expand(model: &Model<'_>) -> TokenStream {
     let ident = &model.input.ident;
+    let names = match &model.body {
+        crate::ast::Body::UnitEnum(names) => names.clone(),
+        crate::ast::Body::Struct(_) => Vec::new(),
+    };
+    let description = model
+        .attrs
+        .description
+        .clone()
+        .or_else(|| crate::attr::doc_text(&model.input.attrs));
+    let describe = description.map(|d| quote! { ::settle::schema::describe(&mut schema, #d); });
     let (impl_generics, ty_generics, where_clause) = model.input.generics.split_for_impl();
     quote! {
         impl #impl_generics ::settle::Streamable for #ident #ty_generics #where_clause {
@@ -22,6 +32,15 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
                 _ctx: &mut ::settle::Ctx<'_, Self::Field>,
             ) -> ::settle::Step<Self> {
                 ::settle::__private::atomic_step(b, slot, event)
+            }
+
+            fn schema(_: &mut ::settle::schema::SchemaGen) -> ::settle::__private::serde_json::Value {
+                let mut schema = ::settle::__private::serde_json::json!({
+                    "type": "string",
+                    "enum": [#(#names),*],
+                });
+                #describe
+                schema
             }
         }
     }

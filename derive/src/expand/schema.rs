@@ -1,0 +1,189 @@
+//! The model's JSON Schema and constraint checks, as items of its `Streamable` impl.
+
+use super::{Cx, stream_type};
+use crate::attr::{ConstraintKind, doc_text};
+use crate::shape;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// `SCHEMA_DEPTH`, `SCHEMA_PROPERTIES`, `schema`, `root_schema` and `check`.
+pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
+    let streams: Vec<TokenStream> = cx.fields.iter().map(|f| stream_type(f)).collect();
+    let count = cx.fields.len();
+    let object = object_schema(cx);
+    let checks = cx.fields.iter().map(|f| field_check(f));
+    quote! {
+        const SCHEMA_DEPTH: usize = {
+            let mut deepest = 0;
+            #(
+                if <#streams as ::settle::Streamable>::SCHEMA_DEPTH > deepest {
+                    deepest = <#streams as ::settle::Streamable>::SCHEMA_DEPTH;
+                }
+            )*
+            1 + deepest
+        };
+        const SCHEMA_PROPERTIES: usize =
+            #count #(+ <#streams as ::settle::Streamable>::SCHEMA_PROPERTIES)*;
+
+        fn schema(generator: &mut ::settle::schema::SchemaGen) -> ::settle::__private::serde_json::Value {
+            generator.define(&::settle::schema::def_name::<Self>(), |generator| Self::root_schema(generator))
+        }
+
+        fn root_schema(generator: &mut ::settle::schema::SchemaGen) -> ::settle::__private::serde_json::Value {
+            #object
+        }
+
+        fn check(
+            value: &Self,
+            path: &mut ::std::vec::Vec<::std::string::String>,
+        ) -> ::core::result::Result<(), ::settle::Violation> {
+            #(#checks)*
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// The object schema: properties in field order, serde's required keys, descriptions.
+fn object_schema(cx: &Cx<'_>) -> TokenStream {
+    let input = cx.model.input;
+    let description = cx
+        .model
+        .attrs
+        .description
+        .clone()
+        .or_else(|| doc_text(&input.attrs));
+    let describe = description.map(|d| quote! { object.insert("description".into(), #d.into()); });
+    let properties = cx.fields.iter().map(|f| {
+        let name = &f.name;
+        let schema = field_schema(f);
+        let description = f
+            .attrs
+            .description
+            .clone()
+            .or_else(|| doc_text(&f.original.attrs));
+        let describe =
+            description.map(|d| quote! { ::settle::schema::describe(&mut property, #d); });
+        let constraints = f.attrs.constraints.iter().map(|c| {
+            let keyword = c.keyword;
+            let value = c.value;
+            let json = if c.kind() == ConstraintKind::Number {
+                quote! { ::settle::__private::serde_json::json!(#value) }
+            } else {
+                let n = value as u64;
+                quote! { ::settle::__private::serde_json::json!(#n) }
+            };
+            quote! { ::settle::schema::constrain(&mut property, #keyword, #json); }
+        });
+        quote! {
+            {
+                let mut property = #schema;
+                #(#constraints)*
+                #describe
+                properties.insert(#name.into(), property);
+            }
+        }
+    });
+    let required = cx
+        .fields
+        .iter()
+        .filter(|f| !f.has_default && !shape::is_option(f.ty))
+        .map(|f| &f.name);
+    let closed = cx.model.deny_unknown_fields.then(|| {
+        quote! { object.insert("additionalProperties".into(), false.into()); }
+    });
+    quote! {
+        let mut properties = ::settle::__private::serde_json::Map::new();
+        #(#properties)*
+        let mut object = ::settle::__private::serde_json::Map::new();
+        object.insert("type".into(), "object".into());
+        #describe
+        object.insert("properties".into(), ::settle::__private::serde_json::Value::Object(properties));
+        object.insert(
+            "required".into(),
+            ::settle::__private::serde_json::json!([#(#required),*]),
+        );
+        #closed
+        ::settle::__private::serde_json::Value::Object(object)
+    }
+}
+
+/// A field's schema: its type's, or for an atomic field of a type settle cannot describe,
+/// any value.
+fn field_schema(f: &crate::ast::Field<'_>) -> TokenStream {
+    let ty = f.ty;
+    if f.attrs.atomic && shape::has_inner(ty) {
+        return quote! { ::settle::__private::serde_json::json!({}) };
+    }
+    if f.attrs.atomic {
+        return quote! { <#ty as ::settle::Streamable>::schema(generator) };
+    }
+    let stream = stream_type(f);
+    quote! { <#stream as ::settle::Streamable>::schema(generator) }
+}
+
+/// Checks a field's constraints, then the constraints inside it.
+fn field_check(f: &crate::ast::Field<'_>) -> TokenStream {
+    let ident = &f.ident;
+    let name = &f.name;
+    let stream = stream_type(f);
+    let constraints = f.attrs.constraints.iter().map(|c| {
+        let value = c.value;
+        let (measure, unit) = match c.kind() {
+            ConstraintKind::Items => (quote! { ::settle::__private::Length::length }, "items"),
+            ConstraintKind::Length => (quote! { ::settle::__private::Length::length }, "characters"),
+            ConstraintKind::Number => (quote! { ::settle::__private::Number::number }, ""),
+        };
+        let (op, words) = if c.is_min() { (quote! { < }, "at least") } else { (quote! { > }, "at most") };
+        let message = if unit.is_empty() {
+            format!("expected {words} {value}, got {{}}")
+        } else {
+            format!("expected {words} {value} {unit}, got {{}}")
+        };
+        quote! {
+            if let ::core::option::Option::Some(measured) = #measure(&value.#ident) {
+                if (measured as f64) #op #value {
+                    return ::core::result::Result::Err(::settle::Violation::at(path, ::std::format!(#message, measured)));
+                }
+            }
+        }
+    });
+    let recurse = (!f.attrs.atomic).then(|| {
+        quote! { <#stream as ::settle::Streamable>::check(&value.#ident, path)?; }
+    });
+    quote! {
+        path.push(::std::string::String::from(#name));
+        #(#constraints)*
+        #recurse
+        path.pop();
+    }
+}
+
+/// Under `#[settle(strict)]`, compile-time assertions of the provider's documented limits
+/// (a non-generic model only: constants cannot name type parameters).
+pub(super) fn strict_limits(cx: &Cx<'_>) -> TokenStream {
+    let Some(span) = cx.model.attrs.strict else {
+        return quote! {};
+    };
+    if cx.generics().type_params().next().is_some() {
+        return quote! {};
+    }
+    let ident = cx.ident;
+    let depth = format!(
+        "`#[settle(strict)]` on `{ident}`: objects nest deeper than the {} levels OpenAI strict structured outputs allow",
+        LIMIT_DEPTH
+    );
+    let properties = format!(
+        "`#[settle(strict)]` on `{ident}`: more than the {} object properties OpenAI strict structured outputs allow",
+        LIMIT_PROPERTIES
+    );
+    quote::quote_spanned! {span=>
+        const _: () = {
+            ::core::assert!(<#ident as ::settle::Streamable>::SCHEMA_DEPTH <= #LIMIT_DEPTH, #depth);
+            ::core::assert!(<#ident as ::settle::Streamable>::SCHEMA_PROPERTIES <= #LIMIT_PROPERTIES, #properties);
+        };
+    }
+}
+
+/// OpenAI's documented limits for strict structured outputs.
+pub(crate) const LIMIT_DEPTH: usize = 10;
+pub(crate) const LIMIT_PROPERTIES: usize = 5000;
