@@ -138,7 +138,7 @@ const OPENAI_KEYWORDS: &[&str] = &[
 pub fn openai_strict<T: Streamable>() -> Value {
     let mut schema = plain::<T>();
     if let Value::Object(map) = &mut schema {
-        map.remove("$schema");
+        map.shift_remove("$schema");
     }
     strictify(&mut schema);
     schema
@@ -156,7 +156,7 @@ pub fn openai_response_format<T: Streamable>(name: &str) -> Value {
 pub fn anthropic_tool<T: Streamable>(name: &str, description: &str) -> Value {
     let mut schema = plain::<T>();
     if let Value::Object(map) = &mut schema {
-        map.remove("$schema");
+        map.shift_remove("$schema");
     }
     json!({ "name": name, "description": description, "input_schema": schema })
 }
@@ -224,7 +224,7 @@ pub fn make_nullable(schema: &mut Value) {
             map.insert("type".into(), json!([t, "null"]));
         }
         _ => {
-            let description = map.remove("description");
+            let description = map.shift_remove("description");
             let inner = Value::Object(std::mem::take(map));
             map.insert("anyOf".into(), json!([inner, { "type": "null" }]));
             if let Some(d) = description {

@@ -94,11 +94,14 @@ impl<'a> Cx<'a> {
             .unwrap_or_default();
         let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();
         // A field whose type names a type parameter is bounded through the parameter (a
-        // where clause on `Vec<T>` itself would hide the impl's associated types).
+        // where clause on `Vec<T>` itself would hide the impl's associated types); one that
+        // names the type itself (recursion) needs no bound, and would make one cyclic.
+        let mut own = params.clone();
+        own.push(self.ident);
         let bounds = self
             .fields
             .iter()
-            .filter(|f| !mentions(f.ty, &params))
+            .filter(|f| !mentions(f.ty, &own))
             .map(|f| {
                 let ty = f.ty;
                 let stream = stream_type(f);
@@ -120,6 +123,11 @@ impl<'a> Cx<'a> {
             }
         });
         quote! { where #(#user,)* #(#bounds)* #(#param_bounds)* }
+    }
+
+    /// The field's type names the model itself (recursion, through `Vec` or `Box`).
+    pub(crate) fn recursive(&self, field: &Field<'_>) -> bool {
+        mentions(field.ty, &[self.ident])
     }
 
     /// `PhantomData` over the type parameters, for generated types that might not use them.

@@ -158,7 +158,12 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
             let item = variant(f, "Item");
             let inner_arm = if has_inner(f) {
                 let vin = variant(f, "In");
-                quote! { ::settle::Item::Inner(i, x) => #field_enum::#vin(i, x), }
+                let x = if cx.recursive(f) {
+                    quote! { ::std::boxed::Box::new(x) }
+                } else {
+                    quote! { x }
+                };
+                quote! { ::settle::Item::Inner(i, x) => #field_enum::#vin(i, #x), }
             } else {
                 quote! { ::settle::Item::Inner(_, never) => match never {}, }
             };
@@ -171,7 +176,12 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
         }
         None if has_inner(f) => {
             let vin = variant(f, "In");
-            quote! { |x: #inner| #field_enum::#vin(x) }
+            let x = if cx.recursive(f) {
+                quote! { ::std::boxed::Box::new(x) }
+            } else {
+                quote! { x }
+            };
+            quote! { |x: #inner| #field_enum::#vin(#x) }
         }
         None => quote! { |never: #inner| match never {} },
     };

@@ -36,9 +36,17 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         }
         if has_inner(f) {
             let vin = variant(f, "In");
+            // A recursive model's own events are boxed (the enum would contain itself).
+            let boxed = |payload: TokenStream| {
+                if cx.recursive(f) {
+                    quote! { ::std::boxed::Box<#payload> }
+                } else {
+                    payload
+                }
+            };
             let (variant, arm) = match item_type(f) {
                 Some(elem) => {
-                    let payload = quote! { <#elem as ::settle::Streamable>::Field };
+                    let payload = boxed(quote! { <#elem as ::settle::Streamable>::Field });
                     let doc = format!(
                         "Inside element `index` of `{name}`, a value settled (the element's own field)."
                     );
@@ -49,7 +57,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                 }
                 None => {
                     let stream = super::stream_type(f);
-                    let payload = quote! { <#stream as ::settle::Streamable>::Field };
+                    let payload = boxed(quote! { <#stream as ::settle::Streamable>::Field });
                     let doc = format!("Inside `{name}`, a value settled (its own field).");
                     (
                         quote! { #[doc = #doc] #vin(#payload) },

@@ -8,7 +8,13 @@ use quote::quote;
 
 /// `SCHEMA_DEPTH`, `SCHEMA_PROPERTIES`, `schema`, `root_schema` and `check`.
 pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
-    let streams: Vec<TokenStream> = cx.fields.iter().map(|f| stream_type(f)).collect();
+    // Recursive fields add nothing finite to the limits (and would make them cyclic).
+    let streams: Vec<TokenStream> = cx
+        .fields
+        .iter()
+        .filter(|f| !cx.recursive(f))
+        .map(|f| stream_type(f))
+        .collect();
     let count = cx.fields.len();
     let object = object_schema(cx);
     let checks = cx.fields.iter().map(|f| field_check(f));

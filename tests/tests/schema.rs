@@ -1,0 +1,203 @@
+//! The schemas of the example models under each profile, checked by a JSON Schema
+//! validator and against OpenAI's strict rules.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use settle::StreamingModel;
+use settle::schema::{anthropic_tool, openai_response_format, openai_strict, plain};
+use settle_examples::models::{MeetingReport, Review};
+
+/// A tree: recursion through `$ref`.
+#[derive(Debug, Clone, Serialize, Deserialize, StreamingModel)]
+struct Node {
+    /// The node's label.
+    label: String,
+    #[serde(default)]
+    children: Vec<Node>,
+}
+
+/// A model with constraints and optional fields.
+#[derive(Debug, Clone, Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[settle(description = "A product listing.")]
+struct Listing {
+    #[settle(min_length = 3, max_length = 80)]
+    product_name: String,
+    #[settle(minimum = 0.01, maximum = 10000)]
+    unit_price: f64,
+    #[settle(min_items = 1, max_items = 5)]
+    tags: Vec<String>,
+    discount: Option<u8>,
+    #[serde(default)]
+    featured: bool,
+}
+
+#[test]
+fn schemas_of_the_example_models() {
+    insta::assert_json_snapshot!("review_plain", plain::<Review>());
+    insta::assert_json_snapshot!("review_openai", openai_response_format::<Review>("review"));
+    insta::assert_json_snapshot!(
+        "review_anthropic",
+        anthropic_tool::<Review>("submit_review", "Submit the review.")
+    );
+    insta::assert_json_snapshot!("meeting_plain", plain::<MeetingReport>());
+    insta::assert_json_snapshot!("meeting_openai", openai_strict::<MeetingReport>());
+    insta::assert_json_snapshot!(
+        "meeting_anthropic",
+        anthropic_tool::<MeetingReport>("report", "File the report.")
+    );
+    insta::assert_json_snapshot!("listing_plain", plain::<Listing>());
+    insta::assert_json_snapshot!("listing_openai", openai_strict::<Listing>());
+    insta::assert_json_snapshot!("node_plain", plain::<Node>());
+}
+
+#[test]
+fn property_order_is_field_order() {
+    let schema = MeetingReport::json_schema();
+    let keys: Vec<&String> = schema["$defs"]["ActionItem"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(keys, ["id", "description", "owner", "due_date"]);
+    assert_eq!(
+        schema["properties"]["meeting"]["$ref"],
+        "#/$defs/MeetingSummary"
+    );
+    assert_eq!(
+        schema["$defs"]["MeetingSummary"]["description"],
+        "What the meeting was about."
+    );
+    let node = Node::json_schema();
+    assert_eq!(
+        node["properties"]["children"]["items"]["$ref"], "#",
+        "recursion refers to the root"
+    );
+}
+
+fn validator(schema: &Value) -> jsonschema::Validator {
+    jsonschema::validator_for(schema).expect("the schema compiles")
+}
+
+#[test]
+fn example_instances_validate_against_the_generated_schemas() {
+    let review: Value = serde_json::to_value(Review {
+        verdict: settle_examples::models::Verdict::Hold,
+        reasons: vec!["a".into()],
+        score: 3,
+    })
+    .unwrap();
+    for schema in [plain::<Review>(), openai_strict::<Review>()] {
+        let v = validator(&schema);
+        assert!(v.is_valid(&review));
+        assert!(!v.is_valid(&json!({"verdict": "maybe", "reasons": [], "score": 3})));
+        assert!(!v.is_valid(&json!({"verdict": "ship", "reasons": [], "score": 300})));
+        assert!(!v.is_valid(&json!({"verdict": "ship", "reasons": []})));
+    }
+    let text = settle_examples::MEETING_RESPONSE;
+    let start = text.find("```json\n").unwrap() + 8;
+    let end = text.rfind("```").unwrap();
+    let meeting: Value = serde_json::from_str(&text[start..end]).unwrap();
+    for schema in [plain::<MeetingReport>(), openai_strict::<MeetingReport>()] {
+        assert!(validator(&schema).is_valid(&meeting));
+    }
+    let listing =
+        json!({"productName": "Lamp", "unitPrice": 12.5, "tags": ["home"], "discount": null});
+    let v = validator(&plain::<Listing>());
+    assert!(v.is_valid(&listing));
+    assert!(
+        !v.is_valid(&json!({"productName": "Lamp", "unitPrice": 12.5, "tags": []})),
+        "minItems"
+    );
+    assert!(
+        !v.is_valid(&json!({"productName": "La", "unitPrice": 12.5, "tags": ["a"]})),
+        "minLength"
+    );
+    assert!(
+        !v.is_valid(&json!({"productName": "Lamp", "unitPrice": 0, "tags": ["a"]})),
+        "minimum"
+    );
+    assert!(
+        !v.is_valid(&json!({"productName": "Lamp", "unitPrice": 1, "tags": ["a"], "x": 1})),
+        "closed"
+    );
+    let tree = json!({"label": "root", "children": [{"label": "leaf", "children": []}]});
+    assert!(validator(&plain::<Node>()).is_valid(&tree));
+    assert!(
+        !validator(&plain::<Node>())
+            .is_valid(&json!({"label": "root", "children": [{"children": []}]}))
+    );
+}
+
+/// Every object in the strict profile is closed and lists every property as required.
+fn assert_strict(schema: &Value, at: &str) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(Value::Object(properties)) = map.get("properties") {
+                assert_eq!(map.get("additionalProperties"), Some(&json!(false)), "{at}");
+                let required: Vec<&str> = map["required"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap())
+                    .collect();
+                let keys: Vec<&str> = properties.keys().map(String::as_str).collect();
+                assert_eq!(required, keys, "{at}");
+            }
+            for forbidden in ["minLength", "maxLength", "$schema", "title", "default"] {
+                assert!(!map.contains_key(forbidden), "{forbidden} at {at}");
+            }
+            for (k, v) in map {
+                match (k.as_str(), v) {
+                    // Maps of schemas: their keys are names, not keywords.
+                    ("properties" | "$defs", Value::Object(children)) => {
+                        for (name, child) in children {
+                            assert_strict(child, &format!("{at}/{k}/{name}"));
+                        }
+                    }
+                    _ => assert_strict(v, &format!("{at}/{k}")),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                assert_strict(v, &format!("{at}/{i}"));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn the_strict_profile_closes_every_object_and_requires_every_property() {
+    assert_strict(&openai_strict::<Review>(), "");
+    assert_strict(&openai_strict::<MeetingReport>(), "");
+    assert_strict(&openai_strict::<Listing>(), "");
+    // Optional fields became nullable, so an instance without them is still expressible.
+    let v = validator(&openai_strict::<Listing>());
+    assert!(v.is_valid(&json!({"productName": "Lamp", "unitPrice": 2.0, "tags": ["a"], "discount": null, "featured": false})));
+    assert!(
+        !v.is_valid(&json!({"productName": "Lamp", "unitPrice": 2.0, "tags": ["a"]})),
+        "all required"
+    );
+}
+
+#[test]
+fn finish_checks_the_constraints_serde_does_not_know() {
+    let mut stream = Listing::stream();
+    stream
+        .feed(br#"{"productName": "Lamp", "unitPrice": 12.5, "tags": ["a", "b", "c", "d", "e", "f"]}"#)
+        .unwrap();
+    let err = stream.finish().unwrap_err();
+    assert_eq!(err.kind(), settle::ErrorKind::Validation);
+    assert_eq!(err.error().path(), Some("/tags"));
+    assert_eq!(err.error().reason(), "expected at most 5 items, got 6");
+    let mut stream = Listing::stream();
+    stream
+        .feed(br#"{"productName": "Lamp", "unitPrice": 0.001, "tags": ["a"]}"#)
+        .unwrap();
+    assert_eq!(
+        stream.finish().unwrap_err().error().path(),
+        Some("/unitPrice")
+    );
+}
