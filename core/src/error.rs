@@ -62,6 +62,8 @@ pub(crate) enum Reason {
     EofInTentativeRoot,
     EofBeforeValue,
     EofAfterFalseStart(u64),
+    /// The provider ended the response at its token limit (the finish reason on the wire).
+    ProviderCut(&'static str),
     EofInThink,
     IdleLimit(u64),
     ExpectedColon,
@@ -95,7 +97,8 @@ impl Reason {
             | EofWhileParsingString
             | EofWhileParsingNumber
             | EofWhileParsingValue
-            | EofInTentativeRoot => ErrorKind::Truncated,
+            | EofInTentativeRoot
+            | ProviderCut(_) => ErrorKind::Truncated,
             EofBeforeValue | EofAfterFalseStart(_) | EofInThink | IdleLimit(_) => {
                 ErrorKind::NoStructure
             }
@@ -119,6 +122,10 @@ impl fmt::Display for Reason {
             EofWhileParsingValue => f.write_str("EOF while parsing a value"),
             EofInTentativeRoot => f.write_str("EOF while parsing a value that began in prose"),
             EofBeforeValue => f.write_str("no JSON object or array in the input"),
+            ProviderCut(reason) => write!(
+                f,
+                "the provider stopped the response at its token limit (finish reason `{reason}`) before the value was complete"
+            ),
             EofAfterFalseStart(offset) => write!(
                 f,
                 "no JSON object or array in the input (the bracket at byte {offset} began prose, not JSON)"
@@ -324,6 +331,9 @@ impl Error {
             (None, Reason::TooDeep(n)) => format!(
                 "Your JSON nests deeper than {n} levels. Reply again with a flatter JSON value."
             ),
+            (None, Reason::ProviderCut(_)) => "Your reply reached the output token limit before \
+                 the JSON was complete. Reply again with a shorter JSON value."
+                .to_string(),
             (None, Reason::Stalled(_)) => format!(
                 "Your reply stalled in a run of whitespace at {at}. Reply again with the whole \
                  JSON value, compactly."

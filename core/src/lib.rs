@@ -41,6 +41,8 @@ mod options;
 mod outcome;
 mod scanner;
 pub mod schema;
+pub mod sse;
+pub mod provider;
 mod sink;
 mod stream;
 mod typed;

@@ -176,6 +176,24 @@ where
         }
     }
 
+    /// Ends the input the way the provider said it ended: a finish reason at the token
+    /// limit (`length`, `max_tokens`, `max_output_tokens`) with the value incomplete (and
+    /// not [satisfied](Stream::is_satisfied)) is a truncation that names the cause;
+    /// otherwise this is [`Stream::finish`].
+    pub fn finish_after(
+        mut self,
+        reason: &crate::provider::FinishReason,
+    ) -> Result<T::Value, StreamError<T>> {
+        if let Some(name) = reason.truncation_name() {
+            if !self.is_satisfied() {
+                if let Err(error) = self.scanner.cut(name) {
+                    return Err(self.fail(error));
+                }
+            }
+        }
+        self.finish()
+    }
+
     /// Ends the input and returns the draft marked as partial: which fields settled, which
     /// required ones are missing, and the error if the value is not complete and valid.
     pub fn finish_partial(mut self) -> Partial<T> {

@@ -70,6 +70,18 @@ impl DynamicStream {
             .ok_or_else(|| Error::new(Reason::EofBeforeValue, offset, 1, 1))
     }
 
+    /// Ends the input the way the provider said it ended: a finish reason at the token
+    /// limit with the value incomplete is a truncation that names the cause.
+    pub fn finish_after(
+        &mut self,
+        reason: &crate::provider::FinishReason,
+    ) -> Result<ValueRef<'_>, Error> {
+        if let Some(name) = reason.truncation_name() {
+            self.scanner.cut(name)?;
+        }
+        self.finish()
+    }
+
     /// The value so far: `None` until the root has begun (and, after prose, been confirmed).
     pub fn snapshot(&self) -> Option<ValueRef<'_>> {
         self.sink.value().root()

@@ -328,6 +328,18 @@ impl Scanner {
         Err(self.fail(reason, &[], 0))
     }
 
+    /// The provider cut the response (finish reason `reason`): a truncation, unless the
+    /// value is already complete.
+    pub(crate) fn cut(&mut self, reason: &'static str) -> Result<(), Error> {
+        if let Some(error) = &self.error {
+            return Err(error.clone());
+        }
+        if self.is_complete() {
+            return Ok(());
+        }
+        Err(self.fail(Reason::ProviderCut(reason), &[], 0))
+    }
+
     /// Dispatches on the state; each handler consumes at least one byte or changes state
     /// so that the next handler does.
     #[inline]

@@ -1,0 +1,351 @@
+//! Provider stream decoders: server-sent events in, text deltas and a finish reason out.
+//! Parsing only; bring your own HTTP client.
+//!
+//! ```
+//! use settle::provider::{Channel, Decoder, Delta, FinishReason, Provider};
+//!
+//! let mut decoder = Decoder::new(Provider::OpenAiChat);
+//! let wire = concat!(
+//!     "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"{\\\"a\\\": 1\"}}]}\n\n",
+//!     "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]}\n\n",
+//!     "data: [DONE]\n\n",
+//! );
+//! let deltas = decoder.feed(wire.as_bytes())?;
+//! assert_eq!(deltas[0], Delta::Text { channel: Channel::Text, text: "{\"a\": 1".into() });
+//! assert_eq!(deltas[1], Delta::Finish(FinishReason::Length));
+//! assert!(FinishReason::Length.is_truncation());
+//! # Ok::<(), settle::provider::DecodeError>(())
+//! ```
+
+use crate::sse::{SseEvent, SseParser};
+use serde_json::Value;
+use std::fmt;
+use std::str::FromStr;
+
+/// The wire formats settle decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    /// OpenAI Chat Completions (`choices[].delta`).
+    OpenAiChat,
+    /// OpenAI Responses API (`response.output_text.delta`, …).
+    OpenAiResponses,
+    /// Anthropic Messages (`content_block_delta`, …).
+    Anthropic,
+}
+
+impl FromStr for Provider {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "openai" => Ok(Provider::OpenAiChat),
+            "openai-responses" => Ok(Provider::OpenAiResponses),
+            "anthropic" => Ok(Provider::Anthropic),
+            other => Err(format!(
+                "unknown provider `{other}`; expected openai, openai-responses or anthropic"
+            )),
+        }
+    }
+}
+
+/// Which text a delta extends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// The assistant's text.
+    Text,
+    /// The arguments of tool call `n` (OpenAI's tool-call index, the Responses API's
+    /// output index, Anthropic's content block index).
+    Tool(usize),
+}
+
+/// Why the provider ended the response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FinishReason {
+    /// A natural end (`stop`, `end_turn`, `completed`).
+    Stop,
+    /// OpenAI Chat's token limit (`length`).
+    Length,
+    /// Anthropic's token limit (`max_tokens`).
+    MaxTokens,
+    /// The Responses API's token limit (`max_output_tokens`).
+    MaxOutputTokens,
+    /// The model called tools.
+    ToolCalls,
+    /// Filtered.
+    ContentFilter,
+    /// Anything else, as sent.
+    Other(String),
+}
+
+impl FinishReason {
+    /// The provider cut the response at a token limit: the value is truncated.
+    pub fn is_truncation(&self) -> bool {
+        matches!(
+            self,
+            FinishReason::Length | FinishReason::MaxTokens | FinishReason::MaxOutputTokens
+        )
+    }
+
+    /// For a truncation, its name on the wire.
+    pub(crate) fn truncation_name(&self) -> Option<&'static str> {
+        match self {
+            FinishReason::Length => Some("length"),
+            FinishReason::MaxTokens => Some("max_tokens"),
+            FinishReason::MaxOutputTokens => Some("max_output_tokens"),
+            _ => None,
+        }
+    }
+
+    /// The name on the wire.
+    pub fn wire_name(&self) -> &str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::Length => "length",
+            FinishReason::MaxTokens => "max_tokens",
+            FinishReason::MaxOutputTokens => "max_output_tokens",
+            FinishReason::ToolCalls => "tool_calls",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Other(name) => name,
+        }
+    }
+
+    fn from_wire(name: &str) -> Self {
+        match name {
+            "stop" | "end_turn" | "stop_sequence" | "completed" => FinishReason::Stop,
+            "length" => FinishReason::Length,
+            "max_tokens" => FinishReason::MaxTokens,
+            "max_output_tokens" => FinishReason::MaxOutputTokens,
+            "tool_calls" | "tool_use" | "function_call" => FinishReason::ToolCalls,
+            "content_filter" | "refusal" => FinishReason::ContentFilter,
+            other => FinishReason::Other(other.to_owned()),
+        }
+    }
+}
+
+/// What a provider event carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delta {
+    /// More text of a channel.
+    Text {
+        /// Whose text.
+        channel: Channel,
+        /// The fragment.
+        text: String,
+    },
+    /// A tool call began.
+    ToolStart {
+        /// Its channel index.
+        index: usize,
+        /// The call id, if sent.
+        id: Option<String>,
+        /// The tool's name, if sent.
+        name: Option<String>,
+    },
+    /// The response ended.
+    Finish(FinishReason),
+}
+
+/// A provider stream that could not be decoded, or an error event the provider sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+fn error(message: impl Into<String>) -> DecodeError {
+    DecodeError {
+        message: message.into(),
+    }
+}
+
+/// Decodes one provider's SSE stream, chunk by chunk.
+#[derive(Debug)]
+pub struct Decoder {
+    provider: Provider,
+    sse: SseParser,
+    done: bool,
+}
+
+impl Decoder {
+    /// A decoder for `provider`'s wire format.
+    pub fn new(provider: Provider) -> Self {
+        Decoder {
+            provider,
+            sse: SseParser::new(),
+            done: false,
+        }
+    }
+
+    /// Feeds raw bytes of the HTTP body; returns the deltas they complete.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Delta>, DecodeError> {
+        let mut deltas = Vec::new();
+        for event in self.sse.feed(bytes) {
+            self.event(&event, &mut deltas)?;
+        }
+        Ok(deltas)
+    }
+
+    /// Ends the body: an unterminated last event is decoded.
+    pub fn finish(&mut self) -> Result<Vec<Delta>, DecodeError> {
+        let mut deltas = Vec::new();
+        if let Some(event) = self.sse.finish() {
+            self.event(&event, &mut deltas)?;
+        }
+        Ok(deltas)
+    }
+
+    fn event(&mut self, event: &SseEvent, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
+        if self.done || event.data.trim() == "[DONE]" {
+            self.done = true;
+            return Ok(());
+        }
+        if event.data.trim().is_empty() {
+            return Ok(());
+        }
+        let value: Value = serde_json::from_str(&event.data)
+            .map_err(|e| error(format!("an event's data is not JSON ({e}): {}", event.data)))?;
+        match self.provider {
+            Provider::OpenAiChat => openai_chat(&value, deltas),
+            Provider::OpenAiResponses => openai_responses(&value, deltas),
+            Provider::Anthropic => anthropic(&value, deltas),
+        }
+    }
+}
+
+fn index(value: &Value) -> usize {
+    value.as_u64().and_then(|n| usize::try_from(n).ok()).unwrap_or(0)
+}
+
+fn text(value: &Value) -> Option<String> {
+    value.as_str().filter(|s| !s.is_empty()).map(str::to_owned)
+}
+
+fn provider_error(value: &Value) -> DecodeError {
+    let message = value["error"]["message"]
+        .as_str()
+        .or_else(|| value["message"].as_str())
+        .unwrap_or("unknown error");
+    error(format!("the provider sent an error: {message}"))
+}
+
+fn openai_chat(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
+    if value.get("error").is_some() {
+        return Err(provider_error(value));
+    }
+    let choices = value["choices"].as_array().map(Vec::as_slice).unwrap_or_default();
+    for choice in choices.iter().filter(|c| index(&c["index"]) == 0) {
+        let delta = &choice["delta"];
+        if let Some(content) = text(&delta["content"]) {
+            deltas.push(Delta::Text {
+                channel: Channel::Text,
+                text: content,
+            });
+        }
+        for call in delta["tool_calls"].as_array().map(Vec::as_slice).unwrap_or_default() {
+            let n = index(&call["index"]);
+            let id = text(&call["id"]);
+            let name = text(&call["function"]["name"]);
+            if id.is_some() || name.is_some() {
+                deltas.push(Delta::ToolStart { index: n, id, name });
+            }
+            if let Some(arguments) = text(&call["function"]["arguments"]) {
+                deltas.push(Delta::Text {
+                    channel: Channel::Tool(n),
+                    text: arguments,
+                });
+            }
+        }
+        if let Some(reason) = choice["finish_reason"].as_str() {
+            deltas.push(Delta::Finish(FinishReason::from_wire(reason)));
+        }
+    }
+    Ok(())
+}
+
+fn openai_responses(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
+    match value["type"].as_str().unwrap_or_default() {
+        "response.output_text.delta" => {
+            if let Some(delta) = text(&value["delta"]) {
+                deltas.push(Delta::Text {
+                    channel: Channel::Text,
+                    text: delta,
+                });
+            }
+        }
+        "response.function_call_arguments.delta" => {
+            if let Some(delta) = text(&value["delta"]) {
+                deltas.push(Delta::Text {
+                    channel: Channel::Tool(index(&value["output_index"])),
+                    text: delta,
+                });
+            }
+        }
+        "response.output_item.added" if value["item"]["type"] == "function_call" => {
+            deltas.push(Delta::ToolStart {
+                index: index(&value["output_index"]),
+                id: text(&value["item"]["call_id"]),
+                name: text(&value["item"]["name"]),
+            });
+        }
+        "response.completed" => deltas.push(Delta::Finish(FinishReason::Stop)),
+        "response.incomplete" => {
+            let reason = value["response"]["incomplete_details"]["reason"]
+                .as_str()
+                .unwrap_or("incomplete");
+            deltas.push(Delta::Finish(FinishReason::from_wire(reason)));
+        }
+        "response.failed" | "error" => return Err(provider_error(&value["response"])),
+        _ => {}
+    }
+    Ok(())
+}
+
+fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
+    match value["type"].as_str().unwrap_or_default() {
+        "content_block_start" if value["content_block"]["type"] == "tool_use" => {
+            deltas.push(Delta::ToolStart {
+                index: index(&value["index"]),
+                id: text(&value["content_block"]["id"]),
+                name: text(&value["content_block"]["name"]),
+            });
+        }
+        "content_block_delta" => {
+            let delta = &value["delta"];
+            match delta["type"].as_str().unwrap_or_default() {
+                "text_delta" => {
+                    if let Some(t) = text(&delta["text"]) {
+                        deltas.push(Delta::Text {
+                            channel: Channel::Text,
+                            text: t,
+                        });
+                    }
+                }
+                "input_json_delta" => {
+                    if let Some(t) = text(&delta["partial_json"]) {
+                        deltas.push(Delta::Text {
+                            channel: Channel::Tool(index(&value["index"])),
+                            text: t,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        "message_delta" => {
+            if let Some(reason) = value["delta"]["stop_reason"].as_str() {
+                deltas.push(Delta::Finish(FinishReason::from_wire(reason)));
+            }
+        }
+        "error" => return Err(provider_error(value)),
+        _ => {}
+    }
+    Ok(())
+}

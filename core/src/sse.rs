@@ -1,0 +1,143 @@
+//! Server-sent events framing, push-based: feed bytes as they arrive, get complete events.
+//!
+//! A small module rather than a crate: the framing is a dozen rules of the WHATWG
+//! specification, and settle needs it push-based over arbitrary chunks in sync code (the
+//! SSE crates are async stream adapters).
+//!
+//! ```
+//! use settle::sse::SseParser;
+//!
+//! let mut parser = SseParser::new();
+//! let mut events = parser.feed(b": keep-alive\nevent: delta\ndata: {\"a\":\n");
+//! assert!(events.is_empty());
+//! events.extend(parser.feed(b"data: 1}\n\ndata: [DONE]\n\n"));
+//! assert_eq!(events[0].event.as_deref(), Some("delta"));
+//! assert_eq!(events[0].data, "{\"a\":\n1}");
+//! assert_eq!(events[1].data, "[DONE]");
+//! ```
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SseEvent {
+    /// The `event:` field, if any.
+    pub event: Option<String>,
+    /// The `data:` lines, joined with `\n`.
+    pub data: String,
+    /// The `id:` field, if any.
+    pub id: Option<String>,
+}
+
+/// Incremental SSE parser. Lines may be split anywhere, including inside a UTF-8
+/// character or between `\r` and `\n`.
+#[derive(Debug, Default)]
+pub struct SseParser {
+    line: Vec<u8>,
+    /// The previous byte was `\r`: a following `\n` belongs to the same line end.
+    after_cr: bool,
+    event: Option<String>,
+    data: Option<String>,
+    id: Option<String>,
+}
+
+impl SseParser {
+    /// A parser at the start of a stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds bytes; returns the events completed by them.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
+        let mut events = Vec::new();
+        for &b in bytes {
+            match b {
+                b'\n' if self.after_cr => self.after_cr = false,
+                b'\n' | b'\r' => {
+                    self.after_cr = b == b'\r';
+                    let line = std::mem::take(&mut self.line);
+                    if let Some(event) = self.line_done(&line) {
+                        events.push(event);
+                    }
+                }
+                _ => {
+                    self.after_cr = false;
+                    self.line.push(b);
+                }
+            }
+        }
+        events
+    }
+
+    /// Ends the stream: an event not yet terminated by a blank line is dispatched.
+    pub fn finish(&mut self) -> Option<SseEvent> {
+        let line = std::mem::take(&mut self.line);
+        let from_line = if line.is_empty() {
+            None
+        } else {
+            self.line_done(&line)
+        };
+        from_line.or_else(|| self.dispatch())
+    }
+
+    fn line_done(&mut self, line: &[u8]) -> Option<SseEvent> {
+        if line.is_empty() {
+            return self.dispatch();
+        }
+        if line.first() == Some(&b':') {
+            return None; // a comment
+        }
+        let text = String::from_utf8_lossy(line);
+        let (field, value) = match text.split_once(':') {
+            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+            None => (text.as_ref(), ""),
+        };
+        match field {
+            "data" => match &mut self.data {
+                Some(data) => {
+                    data.push('\n');
+                    data.push_str(value);
+                }
+                None => self.data = Some(value.to_owned()),
+            },
+            "event" => self.event = Some(value.to_owned()),
+            "id" => self.id = Some(value.to_owned()),
+            _ => {}
+        }
+        None
+    }
+
+    fn dispatch(&mut self) -> Option<SseEvent> {
+        let data = self.data.take();
+        let event = self.event.take();
+        data.map(|data| SseEvent {
+            event,
+            data,
+            id: self.id.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &[u8], chunk: usize) -> Vec<SseEvent> {
+        let mut parser = SseParser::new();
+        let mut events: Vec<SseEvent> = input.chunks(chunk).flat_map(|c| parser.feed(c)).collect();
+        events.extend(parser.finish());
+        events
+    }
+
+    #[test]
+    fn framing_rules_at_every_chunking() {
+        let input = "id: 7\r\nevent: a\r\ndata: one\r\ndata:two\r\n\r\n: comment {\n\ndata\ndata: é\n\nevent: only\n\ndata: last";
+        for chunk in 1..=input.len() {
+            let events = all(input.as_bytes(), chunk);
+            assert_eq!(events.len(), 3, "chunk {chunk}");
+            assert_eq!(events[0].event.as_deref(), Some("a"));
+            assert_eq!(events[0].id.as_deref(), Some("7"));
+            assert_eq!(events[0].data, "one\ntwo");
+            assert_eq!(events[1].data, "\né", "an empty data line counts");
+            assert_eq!(events[2].data, "last", "flushed at the end");
+        }
+    }
+}
