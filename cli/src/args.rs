@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 pub(crate) const USAGE: &str = "\
 usage: settle replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
-                     [--emit full|settled|final]
+                     [--emit full|settled|final] [--sse openai|openai-responses|anthropic]
 
 Feeds a recorded model response to the settle scanner and prints one NDJSON line per chunk
 (the snapshot and the values that settled in it), then a final `done` line.
@@ -18,6 +18,10 @@ Feeds a recorded model response to the settle scanner and prints one NDJSON line
   --max-depth N     nesting cap, the root container being depth 1 (default 128)
   --emit MODE       full (default): snapshot and settled values per chunk;
                     settled: settled values only; final: only the done line
+  --sse PROVIDER    the input is a provider's server-sent events (a recorded curl
+                    output): replay the text it carries, one chunk per delta (the
+                    assistant's text, or else the first tool call's arguments); a
+                    token-limit finish reason with the value incomplete is `truncated`
 
 exit status: 0 after a value, 1 after an error, 2 on a usage error";
 
@@ -45,6 +49,7 @@ pub(crate) struct Replay {
     pub(crate) options: settle::Options,
     pub(crate) source: Source,
     pub(crate) emit: Emit,
+    pub(crate) sse: Option<settle::provider::Provider>,
 }
 
 /// What the command line asked for.
@@ -67,6 +72,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
     let mut options = settle::Options::default().stall_limit(None);
     let mut source = Source::Stdin;
     let mut emit = Emit::Full;
+    let mut sse = None;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("`{name}` needs a value"));
         match arg.as_str() {
@@ -102,6 +108,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
                     }
                 }
             }
+            "--sse" => sse = Some(value("--sse")?.parse()?),
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -109,6 +116,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
         options,
         source,
         emit,
+        sse,
     }))
 }
 

@@ -1,7 +1,7 @@
 //! The replay loop: feed each chunk, print its line, print the done line.
 
 use crate::args::{Emit, Replay};
-use crate::source::{Chunks, Next};
+use crate::source::{Chunks, Input, Next, Provided};
 use settle::{DynamicStream, Error, ErrorKind};
 use std::io::{self, Write};
 
@@ -22,7 +22,11 @@ impl From<io::Error> for Failure {
 /// The next chunk is read before the current chunk's line is printed, so that a value
 /// settled by the end of the input (a root number) is reported with the last chunk.
 pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
-    let mut chunks = Chunks::open(&replay.source).map_err(Failure::Usage)?;
+    let plain = Chunks::open(&replay.source).map_err(Failure::Usage)?;
+    let mut chunks = match replay.sse {
+        Some(provider) => Input::Sse(Provided::new(plain, provider)),
+        None => Input::Plain(plain),
+    };
     let live = chunks.is_live();
     let mut stream = if replay.emit == Emit::Final {
         DynamicStream::without_settled(replay.options.clone())
@@ -34,7 +38,13 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     let mut line = String::new();
     let mut current = Vec::new();
     let mut upcoming = Vec::new();
-    let mut have = chunks.next_chunk(&mut current, false)? == Next::Chunk;
+    let mut have = match chunks.next_chunk(&mut current, false) {
+        Ok(next) => next == Next::Chunk,
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            return finish_broken(&mut out, &mut line, &e, stream.scanner().offset());
+        }
+        Err(e) => return Err(e.into()),
+    };
     let mut index = 0u64;
     let mut outcome: Option<Result<(), Error>> = None;
     while have {
@@ -47,15 +57,28 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
         // root number settles with it. A live source that is slower than the lookahead
         // gets its line now.
         let mut printed = false;
-        let mut next = chunks.next_chunk(&mut upcoming, live)?;
-        if next == Next::Pending {
+        let mut next = chunks.next_chunk(&mut upcoming, live);
+        if matches!(next, Ok(Next::Pending)) {
             write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
             out.flush()?;
             printed = true;
-            next = chunks.next_chunk(&mut upcoming, false)?;
+            next = chunks.next_chunk(&mut upcoming, false);
         }
+        let next = match next {
+            Ok(next) => next,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                if !printed {
+                    write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
+                }
+                return finish_broken(&mut out, &mut line, &e, stream.scanner().offset());
+            }
+            Err(e) => return Err(e.into()),
+        };
         if next == Next::End {
-            outcome = Some(stream.finish().map(|_| ()));
+            outcome = Some(match chunks.finish_reason() {
+                Some(reason) => stream.finish_after(reason).map(|_| ()),
+                None => stream.finish().map(|_| ()),
+            });
         }
         if !printed {
             write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
@@ -69,7 +92,10 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     }
     let outcome = match outcome {
         Some(outcome) => outcome,
-        None => stream.finish().map(|_| ()),
+        None => match chunks.finish_reason() {
+            Some(reason) => stream.finish_after(reason).map(|_| ()),
+            None => stream.finish().map(|_| ()),
+        },
     };
     line.clear();
     let ok = match outcome {
@@ -125,6 +151,27 @@ fn write_chunk(
     }
     line.push_str("]}");
     writeln!(out, "{line}")
+}
+
+/// A provider stream that could not be decoded ends the replay as `invalid`.
+fn finish_broken(
+    out: &mut impl Write,
+    line: &mut String,
+    error: &io::Error,
+    offset: u64,
+) -> Result<bool, Failure> {
+    line.clear();
+    line.push_str(r#"{"done":true,"error":{"kind":"invalid","message":"#);
+    push_json_str(
+        line,
+        &format!("the provider stream cannot be decoded: {error}"),
+    );
+    line.push_str(r#","offset":"#);
+    line.push_str(&offset.to_string());
+    line.push_str("}}");
+    writeln!(out, "{line}")?;
+    out.flush()?;
+    Ok(false)
 }
 
 fn write_error(line: &mut String, error: &Error) {

@@ -229,3 +229,109 @@ mod tests {
         }
     }
 }
+
+/// A provider's SSE stream read from a [`Chunks`] source: each text delta of the chosen
+/// channel (the assistant's text, or else the first tool call's arguments) is one chunk.
+pub(crate) struct Provided {
+    inner: Chunks,
+    raw: Vec<u8>,
+    decoder: settle::provider::Decoder,
+    queue: std::collections::VecDeque<String>,
+    channel: Option<settle::provider::Channel>,
+    /// The finish reason, once seen.
+    pub(crate) finish: Option<settle::provider::FinishReason>,
+    ended: bool,
+}
+
+impl Provided {
+    pub(crate) fn new(inner: Chunks, provider: settle::provider::Provider) -> Self {
+        Provided {
+            inner,
+            raw: Vec::new(),
+            decoder: settle::provider::Decoder::new(provider),
+            queue: std::collections::VecDeque::new(),
+            channel: None,
+            finish: None,
+            ended: false,
+        }
+    }
+
+    pub(crate) fn is_live(&self) -> bool {
+        self.inner.is_live()
+    }
+
+    fn take(&mut self, deltas: Vec<settle::provider::Delta>) {
+        use settle::provider::Delta;
+        for delta in deltas {
+            match delta {
+                Delta::Text { channel, text } => {
+                    let chosen = *self.channel.get_or_insert(channel);
+                    if chosen == channel {
+                        self.queue.push_back(text);
+                    }
+                }
+                Delta::Finish(reason) => self.finish = Some(reason),
+                Delta::ToolStart { .. } => {}
+            }
+        }
+    }
+
+    /// Like [`Chunks::next_chunk`]; a stream that cannot be decoded is an
+    /// `InvalidData` error.
+    pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>, briefly: bool) -> io::Result<Next> {
+        let invalid =
+            |e: settle::provider::DecodeError| io::Error::new(io::ErrorKind::InvalidData, e);
+        loop {
+            if let Some(text) = self.queue.pop_front() {
+                out.clear();
+                out.extend_from_slice(text.as_bytes());
+                return Ok(Next::Chunk);
+            }
+            if self.ended {
+                return Ok(Next::End);
+            }
+            match self.inner.next_chunk(&mut self.raw, briefly)? {
+                Next::Chunk => {
+                    let deltas = self.decoder.feed(&self.raw).map_err(invalid)?;
+                    self.take(deltas);
+                }
+                Next::End => {
+                    let deltas = self.decoder.finish().map_err(invalid)?;
+                    self.take(deltas);
+                    self.ended = true;
+                }
+                Next::Pending => return Ok(Next::Pending),
+            }
+        }
+    }
+}
+
+/// Where the replay's chunks come from: bytes as they are, or a provider's stream.
+pub(crate) enum Input {
+    Plain(Chunks),
+    Sse(Provided),
+}
+
+impl Input {
+    pub(crate) fn is_live(&self) -> bool {
+        match self {
+            Input::Plain(c) => c.is_live(),
+            Input::Sse(p) => p.is_live(),
+        }
+    }
+
+    pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>, briefly: bool) -> io::Result<Next> {
+        match self {
+            Input::Plain(c) => c.next_chunk(out, briefly),
+            Input::Sse(p) => p.next_chunk(out, briefly),
+        }
+    }
+
+    /// The provider's finish reason, if the input was a provider stream that sent one.
+    pub(crate) fn finish_reason(&self) -> Option<&settle::provider::FinishReason> {
+        match self {
+            Input::Plain(_) => None,
+            Input::Sse(p) => p.finish.as_ref(),
+        }
+    }
+}

@@ -221,7 +221,10 @@ impl Decoder {
 }
 
 fn index(value: &Value) -> usize {
-    value.as_u64().and_then(|n| usize::try_from(n).ok()).unwrap_or(0)
+    value
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0)
 }
 
 fn text(value: &Value) -> Option<String> {
@@ -240,7 +243,10 @@ fn openai_chat(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError
     if value.get("error").is_some() {
         return Err(provider_error(value));
     }
-    let choices = value["choices"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let choices = value["choices"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     for choice in choices.iter().filter(|c| index(&c["index"]) == 0) {
         let delta = &choice["delta"];
         if let Some(content) = text(&delta["content"]) {
@@ -249,7 +255,11 @@ fn openai_chat(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError
                 text: content,
             });
         }
-        for call in delta["tool_calls"].as_array().map(Vec::as_slice).unwrap_or_default() {
+        for call in delta["tool_calls"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
             let n = index(&call["index"]);
             let id = text(&call["id"]);
             let name = text(&call["function"]["name"]);
