@@ -202,34 +202,6 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
     Ok(out.into_bytes())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn decodes_lines_and_joins_split_surrogates() {
-        let text = "\"{\\\"a\\\": \\\"\\ud83d\"\n\n\"\\ude80\\\"}\"\n\"tab\\there \\u00e9\"\n";
-        let chunks = decode_chunks(text).unwrap();
-        assert_eq!(chunks[0], b"{\"a\": \"");
-        assert_eq!(chunks[1], "🚀\"}".as_bytes());
-        assert_eq!(chunks[2], "tab\there é".as_bytes());
-    }
-
-    #[test]
-    fn rejects_what_is_not_a_string_literal() {
-        for text in [
-            "{\"a\": 1}",
-            "\"open",
-            "\"\\ud83d\"",
-            "\"\\ude80\"",
-            "\"a\\qb\"",
-            "\"\\ud83dx\"",
-        ] {
-            assert!(decode_chunks(text).is_err(), "{text:?}");
-        }
-    }
-}
-
 /// A provider's SSE stream read from a [`Chunks`] source: each text delta of the chosen
 /// channel (the assistant's text, or else the first tool call's arguments) is one chunk.
 pub(crate) struct Provided {
@@ -309,7 +281,7 @@ impl Provided {
 /// Where the replay's chunks come from: bytes as they are, or a provider's stream.
 pub(crate) enum Input {
     Plain(Chunks),
-    Sse(Provided),
+    Sse(Box<Provided>),
 }
 
 impl Input {
@@ -332,6 +304,34 @@ impl Input {
         match self {
             Input::Plain(_) => None,
             Input::Sse(p) => p.finish.as_ref(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_lines_and_joins_split_surrogates() {
+        let text = "\"{\\\"a\\\": \\\"\\ud83d\"\n\n\"\\ude80\\\"}\"\n\"tab\\there \\u00e9\"\n";
+        let chunks = decode_chunks(text).unwrap();
+        assert_eq!(chunks[0], b"{\"a\": \"");
+        assert_eq!(chunks[1], "🚀\"}".as_bytes());
+        assert_eq!(chunks[2], "tab\there é".as_bytes());
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_string_literal() {
+        for text in [
+            "{\"a\": 1}",
+            "\"open",
+            "\"\\ud83d\"",
+            "\"\\ude80\"",
+            "\"a\\qb\"",
+            "\"\\ud83dx\"",
+        ] {
+            assert!(decode_chunks(text).is_err(), "{text:?}");
         }
     }
 }
