@@ -46,6 +46,8 @@ mod sink;
 pub mod sse;
 mod stream;
 mod typed;
+#[cfg(feature = "futures")]
+pub mod updates;
 mod validate;
 
 #[doc(hidden)]

@@ -1,0 +1,200 @@
+//! Async: a `Stream` of byte chunks (an HTTP body, a provider's deltas) becomes a `Stream`
+//! of updates. Behind the `futures` feature.
+//!
+//! ```
+//! use futures_core::Stream;
+//! use serde::Deserialize;
+//! use settle::StreamingModel;
+//! use settle::updates::{Update, updates};
+//!
+//! #[derive(Debug, Deserialize, StreamingModel)]
+//! struct Answer { title: String, score: u8 }
+//!
+//! # fn drain<S: Stream + Unpin>(mut s: S) -> Vec<S::Item> {
+//! #     use std::task::{Context, Poll, Waker};
+//! #     let mut cx = Context::from_waker(Waker::noop());
+//! #     let mut out = Vec::new();
+//! #     while let Poll::Ready(Some(item)) = std::pin::Pin::new(&mut s).poll_next(&mut cx) { out.push(item); }
+//! #     out
+//! # }
+//! # struct Iter<I>(I);
+//! # impl<I: Iterator + Unpin> Stream for Iter<I> {
+//! #     type Item = I::Item;
+//! #     fn poll_next(mut self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> std::task::Poll<Option<I::Item>> {
+//! #         std::task::Poll::Ready(self.0.next())
+//! #     }
+//! # }
+//! let chunks = Iter(["{\"title\": \"Hi\"", ", \"score\": 7}"].into_iter().map(Ok::<_, std::io::Error>));
+//! let all = drain(updates::<Answer, _>(chunks));
+//! assert!(matches!(all[0], Ok(Update::Field(AnswerField::Title(_)))));
+//! assert!(matches!(all.last(), Some(Ok(Update::Done(Answer { score: 7, .. })))));
+//! ```
+
+use crate::error::Error;
+use crate::options::Options;
+use crate::outcome::StreamError;
+use crate::stream::Stream;
+use crate::typed::Streamable;
+use futures_core::Stream as AsyncStream;
+use std::collections::VecDeque;
+use std::fmt;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// What an update stream yields.
+pub enum Update<T: Streamable> {
+    /// A field settled.
+    Field(T::Field),
+    /// The draft after an input chunk (opt-in with [`Updates::with_drafts`]: it clones).
+    Draft(T::Draft),
+    /// The strict value; the last item.
+    Done(T::Value),
+}
+
+impl<T: Streamable> fmt::Debug for Update<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Update::Field(x) => f.debug_tuple("Field").field(x).finish(),
+            Update::Draft(x) => f.debug_tuple("Draft").field(x).finish(),
+            Update::Done(x) => f.debug_tuple("Done").field(x).finish(),
+        }
+    }
+}
+
+/// Why an update stream ended without a value: the source failed, or the stream did.
+pub enum UpdateError<T: Streamable, E> {
+    /// The chunk source yielded an error.
+    Source(E),
+    /// settle's error, with the last draft.
+    Stream(StreamError<T>),
+}
+
+impl<T: Streamable, E: fmt::Debug> fmt::Debug for UpdateError<T, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UpdateError::Source(e) => f.debug_tuple("Source").field(e).finish(),
+            UpdateError::Stream(e) => f.debug_tuple("Stream").field(e).finish(),
+        }
+    }
+}
+
+impl<T: Streamable, E: fmt::Display> fmt::Display for UpdateError<T, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UpdateError::Source(e) => write!(f, "the chunk source failed: {e}"),
+            UpdateError::Stream(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<T: Streamable, E: fmt::Debug + fmt::Display> std::error::Error for UpdateError<T, E> {}
+
+/// The update stream of [`updates`]. Dropping it drops the source and the draft: it is
+/// cancel-safe.
+pub struct Updates<T: Streamable, S> {
+    source: S,
+    stream: Option<Stream<T>>,
+    pending: VecDeque<Update<T>>,
+    drafts: bool,
+}
+
+// Nothing inside is pinned structurally: only the source is polled, through `Unpin`.
+impl<T: Streamable, S: Unpin> Unpin for Updates<T, S> {}
+
+/// Streams `T` out of `source`, a stream of byte chunks.
+pub fn updates<T, S>(source: S) -> Updates<T, S>
+where
+    T: Streamable,
+    T::Draft: Default,
+{
+    updates_with(source, Options::default())
+}
+
+/// [`updates`] with options.
+pub fn updates_with<T, S>(source: S, options: Options) -> Updates<T, S>
+where
+    T: Streamable,
+    T::Draft: Default,
+{
+    Updates {
+        source,
+        stream: Some(Stream::with_options(options)),
+        pending: VecDeque::new(),
+        drafts: false,
+    }
+}
+
+impl<T: Streamable, S> Updates<T, S> {
+    /// Also yield [`Update::Draft`], at most once per input chunk (it clones the draft).
+    pub fn with_drafts(mut self) -> Self {
+        self.drafts = true;
+        self
+    }
+}
+
+impl<T, S, B, E> AsyncStream for Updates<T, S>
+where
+    T: Streamable,
+    T::Draft: Default,
+    S: AsyncStream<Item = Result<B, E>> + Unpin,
+    B: AsRef<[u8]>,
+{
+    type Item = Result<Update<T>, UpdateError<T, E>>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            if let Some(update) = this.pending.pop_front() {
+                return Poll::Ready(Some(Ok(update)));
+            }
+            let Some(stream) = this.stream.as_mut() else {
+                return Poll::Ready(None);
+            };
+            let next = match Pin::new(&mut this.source).poll_next(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(next) => next,
+            };
+            match next {
+                Some(Ok(chunk)) => {
+                    let fed = match stream.feed(chunk.as_ref()) {
+                        Ok(fields) => {
+                            this.pending.extend(fields.map(Update::Field));
+                            Ok(())
+                        }
+                        Err(error) => Err(error),
+                    };
+                    if let Err(error) = fed {
+                        let failed = failure(stream, error);
+                        this.stream = None;
+                        return Poll::Ready(Some(Err(UpdateError::Stream(failed))));
+                    }
+                    if this.drafts {
+                        this.pending
+                            .push_back(Update::Draft(stream.draft().clone()));
+                    }
+                }
+                Some(Err(e)) => {
+                    this.stream = None;
+                    return Poll::Ready(Some(Err(UpdateError::Source(e))));
+                }
+                None => {
+                    let Some(stream) = this.stream.take() else {
+                        return Poll::Ready(None);
+                    };
+                    return Poll::Ready(Some(match stream.finish() {
+                        Ok(value) => Ok(Update::Done(value)),
+                        Err(e) => Err(UpdateError::Stream(e)),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+fn failure<T>(stream: &Stream<T>, error: Error) -> StreamError<T>
+where
+    T: Streamable,
+    T::Draft: Default,
+{
+    StreamError::new(error, Some(stream.draft().clone()), stream.missing())
+}

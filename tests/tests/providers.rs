@@ -1,0 +1,215 @@
+//! Provider decoders on recorded streams (o200k_base token chunks, the providers' exact
+//! wire format), tool-call demultiplexing, and the async update stream.
+
+use settle::ErrorKind;
+use settle::provider::{Channel, Decoder, Delta, FinishReason, Provider, ToolStreams};
+use settle::updates::{Update, UpdateError, updates};
+use settle_examples::models::{Review, ReviewField, Verdict};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/../examples/recorded/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Decodes `bytes` fed in `chunk`-byte pieces.
+fn decode(provider: Provider, bytes: &[u8], chunk: usize) -> Vec<Delta> {
+    let mut decoder = Decoder::new(provider);
+    let mut deltas: Vec<Delta> = bytes
+        .chunks(chunk)
+        .flat_map(|c| decoder.feed(c).unwrap())
+        .collect();
+    deltas.extend(decoder.finish().unwrap());
+    deltas
+}
+
+fn text_of(deltas: &[Delta], channel: Channel) -> String {
+    deltas
+        .iter()
+        .filter_map(|d| match d {
+            Delta::Text { channel: c, text } if *c == channel => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn finish_of(deltas: &[Delta]) -> Option<&FinishReason> {
+    deltas.iter().rev().find_map(|d| match d {
+        Delta::Finish(r) => Some(r),
+        _ => None,
+    })
+}
+
+const REVIEW: &str = include_str!("../../examples/recorded/review.txt");
+
+#[test]
+fn each_decoder_recovers_the_text_at_any_chunking() {
+    for (provider, name, reason) in [
+        (
+            Provider::OpenAiChat,
+            "openai_review.sse",
+            FinishReason::Stop,
+        ),
+        (
+            Provider::OpenAiResponses,
+            "openai_responses_review.sse",
+            FinishReason::Stop,
+        ),
+        (
+            Provider::Anthropic,
+            "anthropic_review.sse",
+            FinishReason::Stop,
+        ),
+    ] {
+        let wire = fixture(name);
+        assert!(
+            wire.windows(13).any(|w| w == b": keep-alive\n"),
+            "{name} holds an SSE comment"
+        );
+        for chunk in [1, 7, 64, wire.len()] {
+            let deltas = decode(provider, &wire, chunk);
+            assert_eq!(text_of(&deltas, Channel::Text), REVIEW, "{name} at {chunk}");
+            assert_eq!(finish_of(&deltas), Some(&reason), "{name}");
+            let texts = deltas
+                .iter()
+                .filter(|d| matches!(d, Delta::Text { .. }))
+                .count();
+            assert!(texts > 60, "{name}: token-sized deltas, got {texts}");
+        }
+    }
+}
+
+#[test]
+fn a_token_limit_cut_is_a_truncation_that_names_its_cause() {
+    for (provider, name, wire_reason) in [
+        (Provider::OpenAiChat, "openai_review_cut.sse", "length"),
+        (
+            Provider::OpenAiResponses,
+            "openai_responses_cut.sse",
+            "max_output_tokens",
+        ),
+        (Provider::Anthropic, "anthropic_tool_cut.sse", "max_tokens"),
+    ] {
+        let deltas = decode(provider, &fixture(name), 5);
+        let reason = finish_of(&deltas).expect("a finish reason").clone();
+        assert!(reason.is_truncation(), "{name}");
+        let channel = if name.contains("tool") {
+            Channel::Tool(0)
+        } else {
+            Channel::Text
+        };
+        let mut stream = Review::stream();
+        stream.feed(text_of(&deltas, channel).as_bytes()).unwrap();
+        let err = stream.finish_after(&reason).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Truncated, "{name}");
+        assert!(err.to_string().contains(wire_reason), "{name}: {err}");
+        assert!(err.draft().is_some(), "the draft is kept");
+    }
+}
+
+#[test]
+fn two_interleaved_tool_calls_each_get_their_own_stream() {
+    let deltas = decode(Provider::OpenAiChat, &fixture("openai_tools.sse"), 3);
+    let starts: Vec<_> = deltas
+        .iter()
+        .filter_map(|d| match d {
+            Delta::ToolStart { index, id, name } => Some((*index, id.clone(), name.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(starts.len(), 2);
+    assert_eq!(
+        starts[1],
+        (1, Some("call_1".into()), Some("submit_review".into()))
+    );
+    let mut tools = ToolStreams::<Review>::new();
+    let mut settled = Vec::new();
+    for delta in &deltas {
+        for (index, field) in tools.feed(delta).unwrap() {
+            if let ReviewField::Verdict(v) = field {
+                settled.push((index, v));
+            }
+        }
+    }
+    assert_eq!(settled, [(0, Verdict::Ship), (1, Verdict::Hold)]);
+    let results = tools.finish(finish_of(&deltas));
+    assert_eq!(results[0].1.as_ref().unwrap().score, 9);
+    assert_eq!(
+        results[1].1.as_ref().unwrap().reasons,
+        ["Docs missing for the derive"]
+    );
+}
+
+#[test]
+fn anthropic_tool_use_streams_its_input() {
+    let deltas = decode(Provider::Anthropic, &fixture("anthropic_tool.sse"), 11);
+    assert!(deltas.iter().any(
+        |d| matches!(d, Delta::ToolStart { index: 0, name: Some(n), .. } if n == "submit_review")
+    ));
+    let json = text_of(&deltas, Channel::Tool(0));
+    assert_eq!(
+        json,
+        include_str!("../../examples/recorded/review_args_a.json")
+    );
+    assert_eq!(finish_of(&deltas), Some(&FinishReason::ToolCalls));
+}
+
+#[test]
+fn multi_line_data_and_errors() {
+    // A data field split over two lines is one JSON document joined by a newline.
+    let wire =
+        b"data: {\"choices\": [{\"index\": 0,\ndata: \"delta\": {\"content\": \"hi\"}}]}\n\n";
+    let deltas = decode(Provider::OpenAiChat, wire, 4);
+    assert_eq!(text_of(&deltas, Channel::Text), "hi");
+    let mut decoder = Decoder::new(Provider::Anthropic);
+    let err = decoder
+        .feed(b"event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n")
+        .unwrap_err();
+    assert!(err.message.contains("Overloaded"));
+    let mut decoder = Decoder::new(Provider::OpenAiChat);
+    assert!(decoder.feed(b"data: {not json}\n\n").is_err());
+}
+
+#[test]
+fn the_update_stream_yields_fields_drafts_and_the_value() {
+    let deltas = decode(Provider::OpenAiChat, &fixture("openai_review.sse"), 64);
+    let chunks: Vec<Result<String, std::io::Error>> = deltas
+        .into_iter()
+        .filter_map(|d| match d {
+            Delta::Text { text, .. } => Some(Ok(text)),
+            _ => None,
+        })
+        .collect();
+    let n = chunks.len();
+    let source = futures::stream::iter(chunks);
+    let all: Vec<_> =
+        futures::executor::block_on_stream(updates::<Review, _>(source).with_drafts()).collect();
+    let drafts = all
+        .iter()
+        .filter(|u| matches!(u, Ok(Update::Draft(_))))
+        .count();
+    assert_eq!(drafts, n, "one draft per chunk");
+    assert!(
+        all.iter()
+            .any(|u| matches!(u, Ok(Update::Field(ReviewField::Verdict(Verdict::Ship)))))
+    );
+    assert!(matches!(all.last(), Some(Ok(Update::Done(r))) if r.score == 8));
+
+    // A failing source ends the stream with its error; a bad value with settle's.
+    let failing = futures::stream::iter(vec![
+        Ok("{\"verdict\": ".to_string()),
+        Err("connection reset"),
+    ]);
+    let all: Vec<_> = futures::executor::block_on_stream(updates::<Review, _>(failing)).collect();
+    assert!(matches!(
+        all.last(),
+        Some(Err(UpdateError::Source("connection reset")))
+    ));
+    let doomed = futures::stream::iter(vec![Ok::<_, std::io::Error>(
+        b"{\"verdict\": \"maybe\", ".to_vec(),
+    )]);
+    let all: Vec<_> = futures::executor::block_on_stream(updates::<Review, _>(doomed)).collect();
+    match all.last() {
+        Some(Err(UpdateError::Stream(e))) => assert_eq!(e.kind(), ErrorKind::Validation),
+        other => panic!("{other:?}"),
+    }
+}
