@@ -1,0 +1,43 @@
+//! An Anthropic `tool_use` block streamed as `input_json_delta` events (recorded wire
+//! format, token by token): the tool input fills a typed draft as it arrives.
+//!
+//! ```sh
+//! cargo run --example anthropic_tool_use
+//! ```
+
+use settle::provider::{Channel, Decoder, Delta, Provider};
+use settle_examples::models::{Review, ReviewField};
+
+const WIRE: &[u8] = include_bytes!("recorded/anthropic_tool.sse");
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut decoder = Decoder::new(Provider::Anthropic);
+    let mut stream = Review::stream();
+    let mut finish = None;
+    for piece in WIRE.chunks(48) {
+        for delta in decoder.feed(piece)? {
+            match delta {
+                Delta::ToolStart { name, id, .. } => println!("tool_use {name:?} ({id:?})"),
+                Delta::Text {
+                    channel: Channel::Tool(0),
+                    text,
+                } => {
+                    for field in stream.feed(text.as_bytes())? {
+                        if let ReviewField::ReasonsItem(i, reason) = field {
+                            println!("  reason {i}: {reason}");
+                        }
+                    }
+                    println!("  draft: {}", serde_json::to_string(stream.draft())?);
+                }
+                Delta::Finish(reason) => finish = Some(reason),
+                Delta::Text { .. } => {}
+            }
+        }
+    }
+    let review = match finish {
+        Some(reason) => stream.finish_after(&reason)?,
+        None => stream.finish()?,
+    };
+    println!("input: {review:?}");
+    Ok(())
+}
