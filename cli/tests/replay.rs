@@ -330,3 +330,37 @@ fn a_chunks_file_that_is_not_ndjson_strings_is_a_usage_error() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("line 2"), "{}", run.stderr);
 }
+
+#[test]
+fn a_recorded_provider_stream_replays_its_text() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/recorded/");
+    let read = |name: &str| std::fs::read(format!("{dir}{name}")).unwrap();
+    for (provider, file) in [
+        ("openai", "openai_review.sse"),
+        ("openai-responses", "openai_responses_review.sse"),
+        ("anthropic", "anthropic_review.sse"),
+    ] {
+        let run = settle(
+            &["replay", "--sse", provider, "--emit", "settled"],
+            &read(file),
+        );
+        assert_eq!(run.code, 0, "{provider}: {}", run.stderr);
+        assert_eq!(run.done()["value"]["score"], 8);
+        assert!(run.chunk_lines().len() > 60, "a line per token delta");
+    }
+    let run = settle(
+        &["replay", "--sse", "anthropic", "--emit", "final"],
+        &read("anthropic_tool_cut.sse"),
+    );
+    let (kind, _) = error_of(&run);
+    assert_eq!(kind, "truncated");
+    assert!(
+        run.done()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_tokens")
+    );
+    let run = settle(&["replay", "--sse", "openai"], b"data: {broken\n\n");
+    assert_eq!(error_of(&run).0, "invalid");
+    assert_eq!(settle(&["replay", "--sse", "gemini"], b"").code, 2);
+}

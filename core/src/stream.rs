@@ -9,7 +9,7 @@ use crate::validate;
 use std::fmt;
 
 /// A callback registered with [`Stream::on_field`].
-type Handler<T> = Box<dyn FnMut(&<T as Streamable>::Field)>;
+type Handler<T> = Box<dyn FnMut(&<T as Streamable>::Field) + Send>;
 
 /// A typed stream: feed chunks, read the draft, match on what settled, finish with the
 /// strict value.
@@ -100,7 +100,7 @@ where
     }
 
     /// Calls `handler` for every field as it settles, inside [`Stream::feed`].
-    pub fn on_field(&mut self, handler: impl FnMut(&T::Field) + 'static) -> &mut Self {
+    pub fn on_field(&mut self, handler: impl FnMut(&T::Field) + Send + 'static) -> &mut Self {
         self.handlers.push(Box::new(handler));
         self
     }

@@ -341,21 +341,23 @@ fn duplicate_keys_follow_the_last_and_finish_reports_serde() {
 
 #[test]
 fn callbacks_fire_in_settling_order() {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-    let log = Rc::new(RefCell::new(Vec::new()));
+    use std::sync::{Arc, Mutex};
+    let log = Arc::new(Mutex::new(Vec::new()));
     let mut stream = Inner::stream();
     let (a, b, c) = (log.clone(), log.clone(), log.clone());
     stream
-        .on_tags_item(move |i, t| a.borrow_mut().push(format!("tag {i} {t}")))
-        .on_count(move |n| b.borrow_mut().push(format!("count {n}")))
-        .on_tags(move |t| c.borrow_mut().push(format!("tags {}", t.len())));
+        .on_tags_item(move |i, t| a.lock().unwrap().push(format!("tag {i} {t}")))
+        .on_count(move |n| b.lock().unwrap().push(format!("count {n}")))
+        .on_tags(move |t| c.lock().unwrap().push(format!("tags {}", t.len())));
     let text =
         r#"{"tags": ["x", "y"], "count": 5, "displayName": "", "color": null, "ratio": null}"#;
     for byte in text.as_bytes() {
         stream.feed(std::slice::from_ref(byte)).unwrap();
     }
-    assert_eq!(*log.borrow(), ["tag 0 x", "tag 1 y", "tags 2", "count 5"]);
+    assert_eq!(
+        *log.lock().unwrap(),
+        ["tag 0 x", "tag 1 y", "tags 2", "count 5"]
+    );
     stream.finish().unwrap();
 }
 

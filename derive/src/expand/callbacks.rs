@@ -26,10 +26,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         let doc = format!("Calls `f` with `{name}` each time it settles.");
         decls.push(quote! {
             #[doc = #doc]
-            fn #method(&mut self, f: impl FnMut(&#ty) + 'static) -> &mut Self;
+            fn #method(&mut self, f: impl FnMut(&#ty) + Send + 'static) -> &mut Self;
         });
         impls.push(quote! {
-            fn #method(&mut self, mut f: impl FnMut(&#ty) + 'static) -> &mut Self {
+            fn #method(&mut self, mut f: impl FnMut(&#ty) + Send + 'static) -> &mut Self {
                 self.on_field(move |field| {
                     if let #field_enum::#v(value) = field {
                         f(value);
@@ -45,10 +45,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             );
             decls.push(quote! {
                 #[doc = #doc]
-                fn #method(&mut self, f: impl FnMut(usize, &#elem) + 'static) -> &mut Self;
+                fn #method(&mut self, f: impl FnMut(usize, &#elem) + Send + 'static) -> &mut Self;
             });
             impls.push(quote! {
-                fn #method(&mut self, mut f: impl FnMut(usize, &#elem) + 'static) -> &mut Self {
+                fn #method(&mut self, mut f: impl FnMut(usize, &#elem) + Send + 'static) -> &mut Self {
                     self.on_field(move |field| {
                         if let #field_enum::#vi(index, value) = field {
                             f(*index, value);

@@ -1,0 +1,15 @@
+//! A web page that fills a review in live: `POST /review` replays a recorded model stream
+//! through `Review::stream()` and answers with server-sent events (`draft`, `field`, `done`,
+//! `error`); `/` serves the page.
+//!
+//! ```sh
+//! cargo run --example sse_server     # then open http://127.0.0.1:3000
+//! ```
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let addr = std::env::var("SETTLE_ADDR").unwrap_or_else(|_| "127.0.0.1:3000".into());
+    let listener = tokio::net::TcpListener::bind(&addr).await?;
+    println!("listening on http://{}", listener.local_addr()?);
+    settle_examples::server::serve(listener).await
+}
