@@ -44,7 +44,9 @@ fn peak(f: impl FnOnce()) -> usize {
 
 fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
-    println!("| document | bytes | settle typed peak | ratio | settle dynamic peak | ratio | serde_json typed (whole) peak | ratio |");
+    println!(
+        "| document | bytes | settle typed peak | ratio | settle dynamic peak | ratio | serde_json typed (whole) peak | ratio |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (label, size) in SIZES {
         let (_, text) = document(size);

@@ -10,7 +10,9 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use settle::{DynamicStream, IgnoreSink, Options, Scanner};
-use settle_benches::{Doc, JiterReparse, NaiveReparse, SIZES, document, fixed_chunks, token_chunks};
+use settle_benches::{
+    Doc, JiterReparse, NaiveReparse, SIZES, document, fixed_chunks, token_chunks,
+};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -31,28 +33,36 @@ fn streaming(c: &mut Criterion) {
                 _ => token_chunks(&text),
             };
             group.throughput(Throughput::Bytes(text.len() as u64));
-            group.bench_with_input(BenchmarkId::new("settle_typed", label), &chunks, |b, chunks| {
-                b.iter(|| {
-                    let mut stream = Doc::stream();
-                    let mut fields = 0usize;
-                    for chunk in chunks {
-                        fields += stream.feed(chunk).map(Iterator::count).unwrap_or(0);
-                        black_box(stream.draft());
-                    }
-                    black_box(fields);
-                    stream.finish().ok()
-                });
-            });
-            group.bench_with_input(BenchmarkId::new("settle_dynamic", label), &chunks, |b, chunks| {
-                b.iter(|| {
-                    let mut stream = DynamicStream::new(Options::default());
-                    for chunk in chunks {
-                        let _ = stream.feed(chunk);
-                        black_box(stream.snapshot());
-                    }
-                    stream.finish().is_ok()
-                });
-            });
+            group.bench_with_input(
+                BenchmarkId::new("settle_typed", label),
+                &chunks,
+                |b, chunks| {
+                    b.iter(|| {
+                        let mut stream = Doc::stream();
+                        let mut fields = 0usize;
+                        for chunk in chunks {
+                            fields += stream.feed(chunk).map(Iterator::count).unwrap_or(0);
+                            black_box(stream.draft());
+                        }
+                        black_box(fields);
+                        stream.finish().ok()
+                    });
+                },
+            );
+            group.bench_with_input(
+                BenchmarkId::new("settle_dynamic", label),
+                &chunks,
+                |b, chunks| {
+                    b.iter(|| {
+                        let mut stream = DynamicStream::new(Options::default());
+                        for chunk in chunks {
+                            let _ = stream.feed(chunk);
+                            black_box(stream.snapshot());
+                        }
+                        stream.finish().is_ok()
+                    });
+                },
+            );
             group.bench_with_input(BenchmarkId::new("scanner", label), &chunks, |b, chunks| {
                 b.iter(|| {
                     let mut scanner = Scanner::new(Options::default());
@@ -63,24 +73,32 @@ fn streaming(c: &mut Criterion) {
                 });
             });
             if size <= QUADRATIC_MAX {
-                group.bench_with_input(BenchmarkId::new("jiter_partial", label), &chunks, |b, chunks| {
-                    b.iter(|| {
-                        let mut jiter = JiterReparse::default();
-                        for chunk in chunks {
-                            jiter.feed(chunk);
-                        }
-                        jiter.parsed
-                    });
-                });
-                group.bench_with_input(BenchmarkId::new("naive_reparse", label), &chunks, |b, chunks| {
-                    b.iter(|| {
-                        let mut naive = NaiveReparse::default();
-                        for chunk in chunks {
-                            naive.feed(chunk);
-                        }
-                        naive.value.is_some()
-                    });
-                });
+                group.bench_with_input(
+                    BenchmarkId::new("jiter_partial", label),
+                    &chunks,
+                    |b, chunks| {
+                        b.iter(|| {
+                            let mut jiter = JiterReparse::default();
+                            for chunk in chunks {
+                                jiter.feed(chunk);
+                            }
+                            jiter.parsed
+                        });
+                    },
+                );
+                group.bench_with_input(
+                    BenchmarkId::new("naive_reparse", label),
+                    &chunks,
+                    |b, chunks| {
+                        b.iter(|| {
+                            let mut naive = NaiveReparse::default();
+                            for chunk in chunks {
+                                naive.feed(chunk);
+                            }
+                            naive.value.is_some()
+                        });
+                    },
+                );
             }
         }
         group.finish();

@@ -52,9 +52,32 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "the", "parser", "keeps", "{braces}", "and", "[brackets]", "\"quoted\"", "text", "漢字",
-    "🚀", "naïve", "café", "back\\slash", "tab\tstop", "line\nbreak", "stream", "token",
-    "draft", "settles", "value", "model", "JSON", "schema", "<think>", "emoji 😀", "CJK 日本語",
+    "the",
+    "parser",
+    "keeps",
+    "{braces}",
+    "and",
+    "[brackets]",
+    "\"quoted\"",
+    "text",
+    "漢字",
+    "🚀",
+    "naïve",
+    "café",
+    "back\\slash",
+    "tab\tstop",
+    "line\nbreak",
+    "stream",
+    "token",
+    "draft",
+    "settles",
+    "value",
+    "model",
+    "JSON",
+    "schema",
+    "<think>",
+    "emoji 😀",
+    "CJK 日本語",
 ];
 
 fn prose(rng: &mut Rng, words: usize) -> String {
@@ -225,7 +248,11 @@ mod tests {
     fn documents_have_the_size_and_stream_back() {
         for (_, size) in SIZES.iter().take(3) {
             let (doc, text) = document(*size);
-            assert!(text.len() >= *size && text.len() < size * 2 + 2000, "{}", text.len());
+            assert!(
+                text.len() >= *size && text.len() < size * 2 + 2000,
+                "{}",
+                text.len()
+            );
             let mut stream = Doc::stream();
             for chunk in token_chunks(&text) {
                 stream.feed(chunk).unwrap();

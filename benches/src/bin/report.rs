@@ -14,12 +14,24 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-const STREAMING: [&str; 5] = ["settle_typed", "settle_dynamic", "scanner", "jiter_partial", "naive_reparse"];
-const COLORS: [&str; 7] = ["#1b7837", "#5aae61", "#a6dba0", "#d6604d", "#b2182b", "#2166ac", "#92c5de"];
+const STREAMING: [&str; 5] = [
+    "settle_typed",
+    "settle_dynamic",
+    "scanner",
+    "jiter_partial",
+    "naive_reparse",
+];
+const COLORS: [&str; 7] = [
+    "#1b7837", "#5aae61", "#a6dba0", "#d6604d", "#b2182b", "#2166ac", "#92c5de",
+];
 
 /// Mean time in seconds of one benchmark, if it ran.
 fn mean(root: &Path, group: &str, approach: &str, size: &str) -> Option<f64> {
-    let path = root.join(group).join(approach).join(size).join("new/estimates.json");
+    let path = root
+        .join(group)
+        .join(approach)
+        .join(size)
+        .join("new/estimates.json");
     let text = std::fs::read_to_string(path).ok()?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     value["mean"]["point_estimate"].as_f64().map(|ns| ns / 1e9)
@@ -43,28 +55,48 @@ fn main() {
     for (label, _) in SIZES {
         for approach in ["serde_typed", "serde_value"] {
             if let Some(t) = mean(&root, "whole", approach, label) {
-                data.entry(("whole".into(), approach.into())).or_default().insert(label, t);
+                data.entry(("whole".into(), approach.into()))
+                    .or_default()
+                    .insert(label, t);
             }
         }
         for group in ["stream-4B", "stream-token"] {
             for approach in STREAMING {
                 if let Some(t) = mean(&root, group, approach, label) {
-                    data.entry((group.into(), approach.into())).or_default().insert(label, t);
+                    data.entry((group.into(), approach.into()))
+                        .or_default()
+                        .insert(label, t);
                 }
             }
         }
     }
-    let serde = data.get(&("whole".to_string(), "serde_typed".to_string())).cloned().unwrap_or_default();
+    let serde = data
+        .get(&("whole".to_string(), "serde_typed".to_string()))
+        .cloned()
+        .unwrap_or_default();
 
     let mut md = String::new();
-    let header: Vec<String> = SIZES.iter().zip(&bytes).map(|((l, _), b)| format!("{l} ({b} B)")).collect();
+    let header: Vec<String> = SIZES
+        .iter()
+        .zip(&bytes)
+        .map(|((l, _), b)| format!("{l} ({b} B)"))
+        .collect();
     for group in ["stream-4B", "stream-token"] {
-        let chunks = if group == "stream-4B" { "4-byte chunks" } else { "token-sized chunks" };
-        let _ = writeln!(md, "\n#### {chunks}: total time, and ratio to one `serde_json::from_slice` into the typed model\n");
+        let chunks = if group == "stream-4B" {
+            "4-byte chunks"
+        } else {
+            "token-sized chunks"
+        };
+        let _ = writeln!(
+            md,
+            "\n#### {chunks}: total time, and ratio to one `serde_json::from_slice` into the typed model\n"
+        );
         let _ = writeln!(md, "| approach | {} |", header.join(" | "));
         let _ = writeln!(md, "|---|{}|", vec!["---:"; SIZES.len()].join("|"));
         for approach in STREAMING {
-            let Some(times) = data.get(&(group.to_string(), approach.to_string())) else { continue };
+            let Some(times) = data.get(&(group.to_string(), approach.to_string())) else {
+                continue;
+            };
             let cells: Vec<String> = SIZES
                 .iter()
                 .map(|(l, _)| match (times.get(l), serde.get(l)) {
@@ -76,17 +108,29 @@ fn main() {
             let _ = writeln!(md, "| {approach} | {} |", cells.join(" | "));
         }
     }
-    let _ = writeln!(md, "\n#### One parse of the whole document (no streaming)\n");
+    let _ = writeln!(
+        md,
+        "\n#### One parse of the whole document (no streaming)\n"
+    );
     let _ = writeln!(md, "| approach | {} |", header.join(" | "));
     let _ = writeln!(md, "|---|{}|", vec!["---:"; SIZES.len()].join("|"));
     for approach in ["serde_typed", "serde_value"] {
         if let Some(times) = data.get(&("whole".to_string(), approach.to_string())) {
-            let cells: Vec<String> = SIZES.iter().map(|(l, _)| times.get(l).map_or("not run".into(), |t| fmt_time(*t))).collect();
+            let cells: Vec<String> = SIZES
+                .iter()
+                .map(|(l, _)| times.get(l).map_or("not run".into(), |t| fmt_time(*t)))
+                .collect();
             let _ = writeln!(md, "| {approach} | {} |", cells.join(" | "));
         }
     }
-    let _ = writeln!(md, "\n#### Scaling: time per byte at the smallest and largest size measured\n");
-    let _ = writeln!(md, "| approach | chunks | ns/byte (small) | ns/byte (large) | large / small | ns/byte 10KB → 1MB |");
+    let _ = writeln!(
+        md,
+        "\n#### Scaling: time per byte at the smallest and largest size measured\n"
+    );
+    let _ = writeln!(
+        md,
+        "| approach | chunks | ns/byte (small) | ns/byte (large) | large / small | ns/byte 10KB → 1MB |"
+    );
     let _ = writeln!(md, "|---|---|---:|---:|---:|---:|");
     for ((group, approach), times) in &data {
         let per: Vec<(usize, f64)> = SIZES
@@ -104,7 +148,11 @@ fn main() {
             let _ = writeln!(
                 md,
                 "| {approach} | {chunks} | {:.1} ({} B) | {:.1} ({} B) | {:.1}× | {flat} |",
-                first.1, first.0, last.1, last.0, last.1 / first.1
+                first.1,
+                first.0,
+                last.1,
+                last.0,
+                last.1 / first.1
             );
         }
     }
@@ -118,29 +166,67 @@ fn main() {
     let x = |b: f64| left + (b.log10() - xmin) / (xmax - xmin) * (w - left - right);
     let y = |t: f64| h - bottom - (t.log10() - ymin) / (ymax - ymin) * (h - top - bottom);
     let mut svg = String::new();
-    let _ = writeln!(svg, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#);
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
+    );
     let _ = writeln!(svg, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
     for e in (xmin.ceil() as i32)..=(xmax.floor() as i32) {
         let px = x(10f64.powi(e));
-        let _ = writeln!(svg, r##"<line x1="{px}" y1="{top}" x2="{px}" y2="{}" stroke="#ddd"/><text x="{px}" y="{}" text-anchor="middle">1e{e} B</text>"##, h - bottom, h - bottom + 18.0);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{px}" y1="{top}" x2="{px}" y2="{}" stroke="#ddd"/><text x="{px}" y="{}" text-anchor="middle">1e{e} B</text>"##,
+            h - bottom,
+            h - bottom + 18.0
+        );
     }
     for e in (ymin as i32)..=(ymax as i32) {
         let py = y(10f64.powi(e));
-        let _ = writeln!(svg, r##"<line x1="{left}" y1="{py}" x2="{}" y2="{py}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">1e{e} s</text>"##, w - right, left - 6.0, py + 4.0);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{left}" y1="{py}" x2="{}" y2="{py}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">1e{e} s</text>"##,
+            w - right,
+            left - 6.0,
+            py + 4.0
+        );
     }
-    let _ = writeln!(svg, r#"<text x="{}" y="{}" text-anchor="middle">document size (bytes), log scale</text>"#, (left + w - right) / 2.0, h - 12.0);
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="{}" text-anchor="middle">document size (bytes), log scale</text>"#,
+        (left + w - right) / 2.0,
+        h - 12.0
+    );
     let mut legend_y = top + 10.0;
     for (i, ((group, approach), times)) in data.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];
-        let dash = if group == "stream-token" { r#" stroke-dasharray="5,3""# } else { "" };
+        let dash = if group == "stream-token" {
+            r#" stroke-dasharray="5,3""#
+        } else {
+            ""
+        };
         let points: Vec<String> = SIZES
             .iter()
             .zip(&bytes)
-            .filter_map(|((l, _), b)| times.get(l).map(|t| format!("{:.1},{:.1}", x(*b as f64), y(*t))))
+            .filter_map(|((l, _), b)| {
+                times
+                    .get(l)
+                    .map(|t| format!("{:.1},{:.1}", x(*b as f64), y(*t)))
+            })
             .collect();
-        let _ = writeln!(svg, r#"<polyline fill="none" stroke="{color}" stroke-width="2"{dash} points="{}"/>"#, points.join(" "));
+        let _ = writeln!(
+            svg,
+            r#"<polyline fill="none" stroke="{color}" stroke-width="2"{dash} points="{}"/>"#,
+            points.join(" ")
+        );
         let label = format!("{approach} ({})", group.trim_start_matches("stream-"));
-        let _ = writeln!(svg, r#"<line x1="{}" y1="{legend_y}" x2="{}" y2="{legend_y}" stroke="{color}" stroke-width="2"{dash}/><text x="{}" y="{}">{label}</text>"#, w - right + 10.0, w - right + 34.0, w - right + 38.0, legend_y + 4.0);
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{}" y1="{legend_y}" x2="{}" y2="{legend_y}" stroke="{color}" stroke-width="2"{dash}/><text x="{}" y="{}">{label}</text>"#,
+            w - right + 10.0,
+            w - right + 34.0,
+            w - right + 38.0,
+            legend_y + 4.0
+        );
         legend_y += 16.0;
     }
     let _ = writeln!(svg, "</svg>");

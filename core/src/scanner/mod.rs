@@ -460,10 +460,12 @@ impl Scanner {
     }
 
     /// Moves the position past a fully scanned chunk.
+    #[inline]
     fn advance(&mut self, bytes: &[u8]) {
-        let newlines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        // Most chunks hold no newline: one backward pass finds that out.
         if let Some(nl) = bytes.iter().rposition(|&b| b == b'\n') {
-            self.line += newlines;
+            let head = bytes.get(..nl).unwrap_or_default();
+            self.line += 1 + head.iter().filter(|&&b| b == b'\n').count() as u64;
             self.line_start = self.fed + nl as u64 + 1;
         }
         self.fed += bytes.len() as u64;

@@ -24,7 +24,7 @@ where
 
     fn step(
         builder: &mut Depth,
-        slot: &mut Option<T>,
+        slot: &mut dyn super::Slot<T>,
         event: Event<'_>,
         _ctx: &mut Ctx<'_, Infallible>,
     ) -> Step<T> {
@@ -37,7 +37,7 @@ where
 #[doc(hidden)]
 pub fn atomic_step<T: DeserializeOwned + Clone>(
     depth: &mut Depth,
-    slot: &mut Option<T>,
+    slot: &mut dyn super::Slot<T>,
     event: Event<'_>,
 ) -> Step<T> {
     match depth.track(&event) {
@@ -45,7 +45,7 @@ pub fn atomic_step<T: DeserializeOwned + Clone>(
         Some(raw) => {
             let value = from_raw::<T>(raw);
             if let Ok(v) = &value {
-                *slot = Some(v.clone());
+                slot.set(v.clone());
             }
             Step::Done(value)
         }

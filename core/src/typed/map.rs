@@ -18,6 +18,8 @@ pub enum Entry<V, F> {
 pub struct MapBuilder<B> {
     phase: Phase,
     key: String,
+    /// The open entry has not put its draft yet (a duplicate key's old draft is hidden).
+    fresh: bool,
     element: Option<Box<B>>,
     mismatch: Depth,
 }
@@ -35,6 +37,7 @@ impl<B> Default for MapBuilder<B> {
         MapBuilder {
             phase: Phase::Start,
             key: String::new(),
+            fresh: false,
             element: None,
             mismatch: Depth::default(),
         }
@@ -43,13 +46,13 @@ impl<B> Default for MapBuilder<B> {
 
 /// The map operations the builder needs, shared by `HashMap` and `BTreeMap`.
 trait DraftMap<D>: Default {
-    fn take(&mut self, key: &str) -> Option<D>;
+    fn entry_mut(&mut self, key: &str) -> Option<&mut D>;
     fn put(&mut self, key: String, draft: D);
 }
 
 impl<D, S: BuildHasher + Default> DraftMap<D> for HashMap<String, D, S> {
-    fn take(&mut self, key: &str) -> Option<D> {
-        self.remove(key)
+    fn entry_mut(&mut self, key: &str) -> Option<&mut D> {
+        self.get_mut(key)
     }
     fn put(&mut self, key: String, draft: D) {
         self.insert(key, draft);
@@ -57,23 +60,44 @@ impl<D, S: BuildHasher + Default> DraftMap<D> for HashMap<String, D, S> {
 }
 
 impl<D> DraftMap<D> for BTreeMap<String, D> {
-    fn take(&mut self, key: &str) -> Option<D> {
-        self.remove(key)
+    fn entry_mut(&mut self, key: &str) -> Option<&mut D> {
+        self.get_mut(key)
     }
     fn put(&mut self, key: String, draft: D) {
         self.insert(key, draft);
     }
 }
 
+/// The open entry's draft. A duplicate key starts over: the first `set` replaces it.
+struct EntrySlot<'s, M, D> {
+    map: &'s mut M,
+    key: &'s str,
+    fresh: &'s mut bool,
+    _draft: std::marker::PhantomData<fn() -> D>,
+}
+
+impl<M: DraftMap<D>, D> super::Slot<D> for EntrySlot<'_, M, D> {
+    fn get(&mut self) -> Option<&mut D> {
+        if *self.fresh {
+            return None;
+        }
+        self.map.entry_mut(self.key)
+    }
+    fn set(&mut self, draft: D) {
+        *self.fresh = false;
+        self.map.put(self.key.to_owned(), draft);
+    }
+}
+
 fn map_step<T: Streamable, M: DraftMap<T::Draft>, V: serde::de::DeserializeOwned>(
     b: &mut MapBuilder<T::Builder>,
-    slot: &mut Option<M>,
+    slot: &mut dyn super::Slot<M>,
     event: Event<'_>,
     ctx: &mut Ctx<'_, Entry<T::Value, T::Field>>,
 ) -> Step<V> {
     match (b.phase, event) {
         (Phase::Start, Event::BeginObject) => {
-            *slot = Some(M::default());
+            slot.set(M::default());
             b.phase = Phase::Open;
             return Step::More;
         }
@@ -89,6 +113,7 @@ fn map_step<T: Streamable, M: DraftMap<T::Draft>, V: serde::de::DeserializeOwned
             b.key.clear();
             b.key.push_str(key);
             b.phase = Phase::Value;
+            b.fresh = true;
             match &mut b.element {
                 Some(element) => **element = T::Builder::default(),
                 None => b.element = Some(Box::default()),
@@ -97,20 +122,21 @@ fn map_step<T: Streamable, M: DraftMap<T::Draft>, V: serde::de::DeserializeOwned
         }
         _ => {}
     }
-    let (Some(map), Some(element)) = (slot.as_mut(), b.element.as_deref_mut()) else {
+    let (Some(map), Some(element)) = (slot.get(), b.element.as_deref_mut()) else {
         return Step::More;
     };
     let key = b.key.as_str();
-    // A duplicate key starts over: the draft follows the last occurrence.
-    let mut draft = map.take(key);
+    let mut entry = EntrySlot {
+        map,
+        key,
+        fresh: &mut b.fresh,
+        _draft: std::marker::PhantomData,
+    };
     let step = ctx.nested(
         PathSegment::Key(key),
         |f| Entry::Inner(key.to_owned(), f),
-        |inner| T::step(element, &mut draft, event, inner),
+        |inner| T::step(element, &mut entry, event, inner),
     );
-    if let Some(draft) = draft {
-        map.put(key.to_owned(), draft);
-    }
     if let Step::Done(value) = step {
         b.phase = Phase::Open;
         match value {
@@ -146,7 +172,7 @@ impl<T: Streamable> Streamable for HashMap<String, T> {
 
     fn step(
         b: &mut Self::Builder,
-        slot: &mut Option<Self::Draft>,
+        slot: &mut dyn super::Slot<Self::Draft>,
         event: Event<'_>,
         ctx: &mut Ctx<'_, Self::Field>,
     ) -> Step<Self::Value> {
@@ -179,7 +205,7 @@ impl<T: Streamable> Streamable for BTreeMap<String, T> {
 
     fn step(
         b: &mut Self::Builder,
-        slot: &mut Option<Self::Draft>,
+        slot: &mut dyn super::Slot<Self::Draft>,
         event: Event<'_>,
         ctx: &mut Ctx<'_, Self::Field>,
     ) -> Step<Self::Value> {

@@ -253,13 +253,39 @@ pub trait Streamable: Sized {
     }
 
     /// Feeds one event of this value (the first is the event that begins it). The draft
-    /// lives in `slot`: `None` until the value may be shown.
+    /// lives in `slot` (empty until the value may be shown), updated in place.
     fn step(
         builder: &mut Self::Builder,
-        slot: &mut Option<Self::Draft>,
+        slot: &mut dyn Slot<Self::Draft>,
         event: Event<'_>,
         ctx: &mut Ctx<'_, Self::Field>,
     ) -> Step<Self::Value>;
+}
+
+/// Where a value's draft lives: an `Option` field of its parent's draft, the last element
+/// of a vector, a map entry, behind a box. Builders update it in place through this, so a
+/// draft is never moved out and back per event.
+pub trait Slot<D> {
+    /// The draft, if the value has begun.
+    fn get(&mut self) -> Option<&mut D>;
+    /// Puts (or replaces) the draft.
+    fn set(&mut self, draft: D);
+    /// The value has begun.
+    fn is_set(&mut self) -> bool {
+        self.get().is_some()
+    }
+}
+
+impl<D> Slot<D> for Option<D> {
+    fn get(&mut self) -> Option<&mut D> {
+        self.as_mut()
+    }
+    fn set(&mut self, draft: D) {
+        *self = Some(draft);
+    }
+    fn is_set(&mut self) -> bool {
+        self.is_some()
+    }
 }
 
 /// A constraint a strict value breaks: where, and which rule.

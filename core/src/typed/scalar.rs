@@ -16,7 +16,7 @@ macro_rules! atomic_scalars {
 
             fn step(
                 builder: &mut Depth,
-                slot: &mut Option<$t>,
+                slot: &mut dyn super::Slot<$t>,
                 event: Event<'_>,
                 _ctx: &mut Ctx<'_, Infallible>,
             ) -> Step<$t> {
@@ -68,19 +68,19 @@ impl Streamable for String {
 
     fn step(
         builder: &mut Depth,
-        slot: &mut Option<String>,
+        slot: &mut dyn super::Slot<String>,
         event: Event<'_>,
         _ctx: &mut Ctx<'_, Infallible>,
     ) -> Step<String> {
-        let own = builder.level() == 0 || (builder.level() == 1 && slot.is_some());
+        let own = builder.level() == 0 || (builder.level() == 1 && slot.is_set());
         match event {
             Event::BeginString if builder.level() == 0 => {
-                *slot = Some(String::new());
+                slot.set(String::new());
                 builder.track(&event);
                 Step::More
             }
             Event::Fragment(text) if own => {
-                if let Some(s) = slot {
+                if let Some(s) = slot.get() {
                     s.push_str(text);
                 }
                 Step::More
@@ -88,7 +88,7 @@ impl Streamable for String {
             // serde decodes the same escapes the scanner did: the draft is the value.
             Event::EndString(_) if own && builder.level() == 1 => {
                 builder.track(&event);
-                Step::Done(Ok(slot.clone().unwrap_or_default()))
+                Step::Done(Ok(slot.get().map(|s| s.clone()).unwrap_or_default()))
             }
             _ => match builder.track(&event) {
                 Some(raw) => Step::Done(from_raw(raw)),
@@ -124,26 +124,46 @@ impl<T: Streamable> Streamable for Option<T> {
 
     fn step(
         builder: &mut Self::Builder,
-        slot: &mut Option<Option<T::Draft>>,
+        slot: &mut dyn super::Slot<Option<T::Draft>>,
         event: Event<'_>,
         ctx: &mut Ctx<'_, T::Field>,
     ) -> Step<Self::Value> {
         if !builder.begun {
             builder.begun = true;
             if let Event::Null(_) = event {
-                *slot = Some(None);
+                slot.set(None);
                 return Step::Done(Ok(None));
             }
         }
-        let mut inner = slot.take().flatten();
-        let step = T::step(&mut builder.inner, &mut inner, event, ctx);
-        if inner.is_some() {
-            *slot = Some(inner);
-        }
+        let step = T::step(&mut builder.inner, &mut SomeSlot(slot), event, ctx);
         match step {
             Step::More => Step::More,
             Step::Done(value) => Step::Done(value.map(Some)),
         }
+    }
+}
+
+/// The draft of an `Option<T>`'s value seen as a slot of `T`'s draft.
+struct SomeSlot<'s, D>(&'s mut dyn super::Slot<Option<D>>);
+
+impl<D> super::Slot<D> for SomeSlot<'_, D> {
+    fn get(&mut self) -> Option<&mut D> {
+        self.0.get().and_then(Option::as_mut)
+    }
+    fn set(&mut self, draft: D) {
+        self.0.set(Some(draft));
+    }
+}
+
+/// The draft of a `Box<T>` seen as a slot of `T`'s draft.
+struct BoxSlot<'s, D>(&'s mut dyn super::Slot<Box<D>>);
+
+impl<D> super::Slot<D> for BoxSlot<'_, D> {
+    fn get(&mut self) -> Option<&mut D> {
+        self.0.get().map(|b| &mut **b)
+    }
+    fn set(&mut self, draft: D) {
+        self.0.set(Box::new(draft));
     }
 }
 
@@ -178,13 +198,11 @@ impl<T: Streamable> Streamable for Box<T> {
 
     fn step(
         builder: &mut Self::Builder,
-        slot: &mut Option<Box<T::Draft>>,
+        slot: &mut dyn super::Slot<Box<T::Draft>>,
         event: Event<'_>,
         ctx: &mut Ctx<'_, T::Field>,
     ) -> Step<Self::Value> {
-        let mut inner = slot.take().map(|b| *b);
-        let step = T::step(builder, &mut inner, event, ctx);
-        *slot = inner.map(Box::new);
+        let step = T::step(builder, &mut BoxSlot(slot), event, ctx);
         match step {
             Step::More => Step::More,
             Step::Done(value) => Step::Done(value.map(Box::new)),

@@ -11,6 +11,31 @@ pub enum Item<V, F> {
     Inner(usize, F),
 }
 
+/// The open element's draft: the vector's last element once pushed.
+struct Tail<'s, D> {
+    items: &'s mut Vec<D>,
+    pushed: &'s mut bool,
+}
+
+impl<D> super::Slot<D> for Tail<'_, D> {
+    fn get(&mut self) -> Option<&mut D> {
+        if *self.pushed {
+            self.items.last_mut()
+        } else {
+            None
+        }
+    }
+    fn set(&mut self, draft: D) {
+        match self.items.last_mut() {
+            Some(last) if *self.pushed => *last = draft,
+            _ => {
+                self.items.push(draft);
+                *self.pushed = true;
+            }
+        }
+    }
+}
+
 /// The builder of a `Vec<T>`.
 #[derive(Debug)]
 pub struct VecBuilder<B> {
@@ -68,13 +93,13 @@ impl<T: Streamable> Streamable for Vec<T> {
 
     fn step(
         b: &mut Self::Builder,
-        slot: &mut Option<Vec<T::Draft>>,
+        slot: &mut dyn super::Slot<Vec<T::Draft>>,
         event: Event<'_>,
         ctx: &mut Ctx<'_, Self::Field>,
     ) -> Step<Self::Value> {
         match (b.phase, event) {
             (Phase::Start, Event::BeginArray) => {
-                *slot = Some(Vec::new());
+                slot.set(Vec::new());
                 b.phase = Phase::Open;
                 return Step::More;
             }
@@ -96,23 +121,22 @@ impl<T: Streamable> Streamable for Vec<T> {
             }
             (Phase::Element, _) => {}
         }
-        let Some(items) = slot.as_mut() else {
+        let Some(items) = slot.get() else {
             return Step::More;
         };
         let Some(element) = b.element.as_deref_mut() else {
             return Step::More;
         };
         let index = b.index;
-        let mut draft = if b.pushed { items.pop() } else { None };
+        let mut tail = Tail {
+            items,
+            pushed: &mut b.pushed,
+        };
         let step = ctx.nested(
             PathSegment::Index(index),
             |f| Item::Inner(index, f),
-            |inner| T::step(element, &mut draft, event, inner),
+            |inner| T::step(element, &mut tail, event, inner),
         );
-        if let Some(draft) = draft {
-            items.push(draft);
-            b.pushed = true;
-        }
         if let Step::Done(value) = step {
             b.phase = Phase::Open;
             b.index += 1;

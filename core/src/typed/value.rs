@@ -39,10 +39,11 @@ impl ValueBuilder {
 
     /// Adds `value` under the innermost open container (or as the root); returns its
     /// segment.
-    fn attach(&mut self, slot: &mut Option<Value>, value: Value) -> Option<Seg> {
+    fn attach(&mut self, slot: &mut dyn super::Slot<Value>, value: Value) -> Option<Seg> {
         let opens = matches!(value, Value::Object(_) | Value::Array(_));
-        let seg = match slot.as_mut() {
-            Some(root) if self.depth > 0 => {
+        let depth = self.depth;
+        let seg = match slot.get() {
+            Some(root) if depth > 0 => {
                 let key = std::mem::take(&mut self.key);
                 match self.container(root)? {
                     Value::Object(map) => {
@@ -57,7 +58,7 @@ impl ValueBuilder {
                 }
             }
             _ => {
-                *slot = Some(value);
+                slot.set(value);
                 None
             }
         };
@@ -80,7 +81,7 @@ impl Streamable for Value {
 
     fn step(
         b: &mut ValueBuilder,
-        slot: &mut Option<Value>,
+        slot: &mut dyn super::Slot<Value>,
         event: Event<'_>,
         _ctx: &mut Ctx<'_, Infallible>,
     ) -> Step<Value> {
@@ -97,7 +98,7 @@ impl Streamable for Value {
             }
             Event::BeginString => b.string = b.attach(slot, Value::String(String::new())),
             Event::Fragment(text) => {
-                let node = match (slot.as_mut(), &b.string) {
+                let node = match (slot.get(), &b.string) {
                     (Some(root), Some(seg)) => b.container(root).and_then(|c| child(c, seg)),
                     (root, None) => root,
                     (None, Some(_)) => None,

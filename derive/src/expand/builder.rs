@@ -89,7 +89,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
 
             fn step(
                 b: &mut Self::Builder,
-                slot: &mut ::core::option::Option<Self::Draft>,
+                slot: &mut dyn ::settle::Slot<Self::Draft>,
                 event: ::settle::Event<'_>,
                 ctx: &mut ::settle::Ctx<'_, Self::Field>,
             ) -> ::settle::Step<Self> {
@@ -101,14 +101,14 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                 }
                 match b.__state.route(&event, index_of) {
                     ::settle::__private::Route::Begin => {
-                        *slot = ::core::option::Option::Some(::core::default::Default::default());
+                        slot.set(::core::default::Default::default());
                         ::settle::Step::More
                     }
                     ::settle::__private::Route::Done(raw) => {
                         ::settle::Step::Done(::settle::from_raw(raw))
                     }
                     ::settle::__private::Route::Field { index, fresh } => {
-                        if let ::core::option::Option::Some(draft) = slot.as_mut() {
+                        if let ::core::option::Option::Some(draft) = slot.get() {
                             match index {
                                 #(#field_arms)*
                                 _ => {}

@@ -27,7 +27,7 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
 
             fn step(
                 b: &mut Self::Builder,
-                slot: &mut ::core::option::Option<Self>,
+                slot: &mut dyn ::settle::Slot<Self>,
                 event: ::settle::Event<'_>,
                 _ctx: &mut ::settle::Ctx<'_, Self::Field>,
             ) -> ::settle::Step<Self> {
