@@ -147,68 +147,42 @@ fn map_step<T: Streamable, M: DraftMap<T::Draft>, V: serde::de::DeserializeOwned
     Step::More
 }
 
-impl<T: Streamable> Streamable for HashMap<String, T> {
-    type Value = HashMap<String, T::Value>;
-    type Draft = HashMap<String, T::Draft>;
-    type Field = Entry<T::Value, T::Field>;
-    type Builder = MapBuilder<T::Builder>;
-    type Name = std::convert::Infallible;
+/// `HashMap` and `BTreeMap` with `String` keys stream the same way.
+macro_rules! string_keyed_map {
+    ($($map:ident),*) => {$(
+        impl<T: Streamable> Streamable for $map<String, T> {
+            type Value = $map<String, T::Value>;
+            type Draft = $map<String, T::Draft>;
+            type Field = Entry<T::Value, T::Field>;
+            type Builder = MapBuilder<T::Builder>;
+            type Name = std::convert::Infallible;
 
-    const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
-    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+            const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
+            const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
-        serde_json::json!({ "type": "object", "additionalProperties": T::schema(generator) })
-    }
+            fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+                serde_json::json!({ "type": "object", "additionalProperties": T::schema(generator) })
+            }
 
-    fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {
-        for (key, item) in value {
-            path.push(key.clone());
-            T::check(item, path)?;
-            path.pop();
+            fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {
+                for (key, item) in value {
+                    path.push(key.clone());
+                    T::check(item, path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+
+            fn step(
+                b: &mut Self::Builder,
+                slot: &mut dyn super::Slot<Self::Draft>,
+                event: Event<'_>,
+                ctx: &mut Ctx<'_, Self::Field>,
+            ) -> Step<Self::Value> {
+                map_step::<T, _, _>(b, slot, event, ctx)
+            }
         }
-        Ok(())
-    }
-
-    fn step(
-        b: &mut Self::Builder,
-        slot: &mut dyn super::Slot<Self::Draft>,
-        event: Event<'_>,
-        ctx: &mut Ctx<'_, Self::Field>,
-    ) -> Step<Self::Value> {
-        map_step::<T, _, _>(b, slot, event, ctx)
-    }
+    )*};
 }
 
-impl<T: Streamable> Streamable for BTreeMap<String, T> {
-    type Value = BTreeMap<String, T::Value>;
-    type Draft = BTreeMap<String, T::Draft>;
-    type Field = Entry<T::Value, T::Field>;
-    type Builder = MapBuilder<T::Builder>;
-    type Name = std::convert::Infallible;
-
-    const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
-    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
-
-    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
-        serde_json::json!({ "type": "object", "additionalProperties": T::schema(generator) })
-    }
-
-    fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {
-        for (key, item) in value {
-            path.push(key.clone());
-            T::check(item, path)?;
-            path.pop();
-        }
-        Ok(())
-    }
-
-    fn step(
-        b: &mut Self::Builder,
-        slot: &mut dyn super::Slot<Self::Draft>,
-        event: Event<'_>,
-        ctx: &mut Ctx<'_, Self::Field>,
-    ) -> Step<Self::Value> {
-        map_step::<T, _, _>(b, slot, event, ctx)
-    }
-}
+string_keyed_map!(HashMap, BTreeMap);
