@@ -312,7 +312,8 @@ fn openai_responses(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), Decode
                 .unwrap_or("incomplete");
             deltas.push(Delta::Finish(FinishReason::from_wire(reason)));
         }
-        "response.failed" | "error" => return Err(provider_error(&value["response"])),
+        "response.failed" => return Err(provider_error(&value["response"])),
+        "error" => return Err(provider_error(value)),
         _ => {}
     }
     Ok(())
@@ -320,6 +321,14 @@ fn openai_responses(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), Decode
 
 fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
     match value["type"].as_str().unwrap_or_default() {
+        "content_block_start" if value["content_block"]["type"] == "text" => {
+            if let Some(t) = text(&value["content_block"]["text"]) {
+                deltas.push(Delta::Text {
+                    channel: Channel::Text,
+                    text: t,
+                });
+            }
+        }
         "content_block_start" if value["content_block"]["type"] == "tool_use" => {
             deltas.push(Delta::ToolStart {
                 index: index(&value["index"]),

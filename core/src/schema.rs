@@ -27,7 +27,7 @@
 
 use crate::typed::Streamable;
 use serde_json::{Map, Value, json};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The JSON Schema dialect of [`plain`].
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -36,27 +36,38 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 #[derive(Debug, Default)]
 pub struct SchemaGen {
     defs: Map<String, Value>,
+    /// Each defined type (by its full type name) and the definition name it got.
+    names: HashMap<&'static str, String>,
     /// Definitions being built (recursion refers to them before they are complete).
     building: HashSet<String>,
-    /// The root model's definition name: references to it point at `#`.
-    root: Option<String>,
+    /// The root model's full type name: references to it point at `#`.
+    root: Option<&'static str>,
 }
 
 impl SchemaGen {
-    /// A reference to the definition `name`, building it with `build` the first time.
-    pub fn define(&mut self, name: &str, build: impl FnOnce(&mut SchemaGen) -> Value) -> Value {
-        if self.root.as_deref() == Some(name) {
+    /// A reference to the definition of `T`, building it with `build` the first time. Two
+    /// types with the same short name (`a::Item`, `b::Item`) get distinct definitions.
+    pub fn define<T: ?Sized>(&mut self, build: impl FnOnce(&mut SchemaGen) -> Value) -> Value {
+        let full = std::any::type_name::<T>();
+        if self.root == Some(full) {
             return json!({ "$ref": "#" });
         }
-        let reference = json!({ "$ref": format!("#/$defs/{name}") });
-        if self.defs.contains_key(name) || self.building.contains(name) {
-            return reference;
+        if let Some(name) = self.names.get(full) {
+            return json!({ "$ref": format!("#/$defs/{name}") });
         }
-        self.building.insert(name.to_owned());
+        let short = def_name::<T>();
+        let mut name = short.clone();
+        let mut n = 2;
+        while self.names.values().any(|taken| *taken == name) {
+            name = format!("{short}{n}");
+            n += 1;
+        }
+        self.names.insert(full, name.clone());
+        self.building.insert(name.clone());
         let schema = build(self);
-        self.building.remove(name);
-        self.defs.insert(name.to_owned(), schema);
-        reference
+        self.building.remove(&name);
+        self.defs.insert(name.clone(), schema);
+        json!({ "$ref": format!("#/$defs/{name}") })
     }
 }
 
@@ -93,7 +104,7 @@ pub fn def_name<T: ?Sized>() -> String {
 /// `$defs`, properties in field order, `required` as serde requires.
 pub fn plain<T: Streamable>() -> Value {
     let mut generator = SchemaGen {
-        root: T::MODEL.then(def_name::<T>),
+        root: T::MODEL.then(std::any::type_name::<T>),
         ..SchemaGen::default()
     };
     let root = T::root_schema(&mut generator);
@@ -133,8 +144,10 @@ const OPENAI_KEYWORDS: &[&str] = &[
 ];
 
 /// `T`'s schema for OpenAI strict structured outputs: every property listed in
-/// `required` (optional ones made nullable), `additionalProperties: false` on every
-/// object, only supported keywords.
+/// `required` (`Option` fields are nullable), `additionalProperties: false` on every
+/// object, only supported keywords. Mark the model `#[settle(strict)]` to have what strict
+/// mode cannot enforce (maps, `serde_json::Value`, unsupported constraints) rejected at
+/// compile time; unchecked, such fields come out as they are.
 pub fn openai_strict<T: Streamable>() -> Value {
     let mut schema = plain::<T>();
     if let Value::Object(map) = &mut schema {
@@ -169,21 +182,9 @@ fn strictify(schema: &mut Value) {
     let is_object =
         map.get("type") == Some(&Value::from("object")) || map.contains_key("properties");
     if is_object {
-        let required: Vec<String> = map
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| {
-                r.iter()
-                    .filter_map(|v| v.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default();
-        if let Some(Value::Object(properties)) = map.get_mut("properties") {
-            for (key, property) in properties.iter_mut() {
-                if !required.contains(key) {
-                    make_nullable(property);
-                }
-            }
+        // Every key required. Optional fields are already nullable (`Option<T>`); a field
+        // with a serde default keeps its type: the model writes a value, which serde accepts.
+        if let Some(Value::Object(properties)) = map.get("properties") {
             let all: Vec<Value> = properties.keys().map(|k| Value::from(k.as_str())).collect();
             map.insert("required".into(), Value::Array(all));
         }

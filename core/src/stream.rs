@@ -94,6 +94,17 @@ where
         }
     }
 
+    /// The fields settled by the last [`Stream::feed`] that it did not return: when `feed`
+    /// fails, those that settled in that chunk before the error.
+    pub fn unreturned(&mut self) -> std::vec::Drain<'_, T::Field> {
+        self.sink.fields.drain(..)
+    }
+
+    /// The draft, or `None` until the value has begun.
+    pub fn draft_if_begun(&self) -> Option<&T::Draft> {
+        self.sink.slot.as_ref()
+    }
+
     /// The draft: everything read so far, updated in place.
     pub fn draft(&self) -> &T::Draft {
         self.sink.slot.as_ref().unwrap_or(&self.empty)
@@ -121,8 +132,10 @@ where
         if self.failed.is_some() || self.scanner.error().is_some() {
             return false;
         }
-        if matches!(self.sink.done, Some(Ok(_))) {
-            return true;
+        match self.sink.done {
+            Some(Ok(_)) => return true,
+            Some(Err(_)) => return false,
+            None => {}
         }
         T::MODEL && self.sink.slot.is_some() && T::missing(self.sink.slot.as_ref()).is_empty()
     }
@@ -203,6 +216,17 @@ where
         }
         if error.is_none() && !matches!(self.sink.done, Some(Ok(_))) {
             error = Some(self.validation_failure().error);
+        }
+        if error.is_none() {
+            if let Some(Ok(value)) = &self.sink.done {
+                if let Err(violation) = T::check(value, &mut Vec::new()) {
+                    error = Some(validate::violation(
+                        &self.scanner,
+                        self.scanner.clean(),
+                        violation,
+                    ));
+                }
+            }
         }
         let draft = self.sink.slot.take();
         Partial {

@@ -196,5 +196,5 @@ where
     T: Streamable,
     T::Draft: Default,
 {
-    StreamError::new(error, Some(stream.draft().clone()), stream.missing())
+    StreamError::new(error, stream.draft_if_begun().cloned(), stream.missing())
 }

@@ -28,7 +28,10 @@ pub(crate) struct Field<'a> {
     pub(crate) name: String,
     /// Every key serde accepts (the name and its aliases).
     pub(crate) keys: Vec<String>,
-    /// serde never reads this field (`skip`, `skip_deserializing`).
+    /// settle does not stream this field: serde never reads it (`skip`,
+    /// `skip_deserializing`), or reads it with a function of its own (`deserialize_with`,
+    /// `with`), whose result settle cannot show as a draft. serde still reads the latter
+    /// at `finish`.
     pub(crate) skipped: bool,
     /// serde requires the field (no `default`, not skipped; `Option` fields are required
     /// too unless marked `default`).
@@ -54,6 +57,30 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
         return None;
     }
     let container = container?;
+    for (unsupported, what) in [
+        (container.attrs.transparent(), "`#[serde(transparent)]`"),
+        (
+            container.attrs.type_from().is_some(),
+            "`#[serde(from = ...)]`",
+        ),
+        (
+            container.attrs.type_try_from().is_some(),
+            "`#[serde(try_from = ...)]`",
+        ),
+    ] {
+        if unsupported {
+            errors.push(syn::Error::new_spanned(
+                &input.ident,
+                format!(
+                    "{what} cannot be streamed yet: the JSON is not shaped like this type's fields; \
+                     stream the inner type instead, or mark fields holding this type `#[settle(atomic)]`"
+                ),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return None;
+    }
     let attrs = attr::container(&input.attrs, errors);
     let body = match &container.data {
         ast::Data::Struct(ast::Style::Struct, fields) => {
@@ -118,7 +145,7 @@ fn field<'a>(
         original: f.original,
         name,
         keys,
-        skipped: f.attrs.skip_deserializing(),
+        skipped: f.attrs.skip_deserializing() || f.attrs.deserialize_with().is_some(),
         has_default: container_default || !matches!(f.attrs.default(), serde_attr::Default::None),
         flatten: f.attrs.flatten(),
         attrs: attr::field(&f.original.attrs, errors),

@@ -7,7 +7,7 @@ use syn::{GenericArgument, PathArguments, Type};
 /// Types whose values have nothing inside that settles separately.
 const LEAVES: &[&str] = &[
     "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
-    "isize", "f32", "f64", "String", "str", "Value",
+    "isize", "f32", "f64", "String", "str",
 ];
 
 /// The first generic type argument of `ty` if its last path segment is `name`.

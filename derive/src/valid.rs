@@ -42,6 +42,7 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
             check_strict(field, errors);
         }
     }
+    check_generated_names(fields, errors);
     let streamed = fields.iter().filter(|f| !f.skipped).count();
     if streamed > MAX_FIELDS {
         errors.push(syn::Error::new_spanned(
@@ -114,6 +115,46 @@ fn check_strict(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
                     c.keyword, c.attr
                 ),
             ));
+        }
+    }
+}
+
+/// Two fields must not generate the same variant (`tag: Vec<_>` gives `TagItem`, as does a
+/// field `tag_item`) or callback; `on_field` is `Stream`'s own.
+fn check_generated_names(fields: &[Field<'_>], errors: &mut Vec<syn::Error>) {
+    let mut seen: HashMap<String, &syn::Ident> = HashMap::new();
+    for field in fields.iter().filter(|f| !f.skipped) {
+        let camel = crate::expand::camel(&field.ident);
+        let plain = field.ident.to_string();
+        let plain = plain.trim_start_matches("r#");
+        let mut names = vec![camel.clone(), format!("on_{plain}")];
+        if field.attrs.atomic || shape::vec_element(field.ty).is_none() {
+            // A variant named like another field's `…Item` still clashes below.
+        } else {
+            names.push(format!("{camel}Item"));
+            names.push(format!("on_{plain}_item"));
+        }
+        names.push(format!("In{camel}"));
+        for name in names {
+            if name == "on_field" {
+                errors.push(syn::Error::new_spanned(
+                    &field.ident,
+                    "a field named `field` would generate the callback `on_field`, which \
+                     `settle::Stream::on_field` already names; rename the Rust field and keep \
+                     the key with `#[serde(rename = \"field\")]`",
+                ));
+                continue;
+            }
+            if let Some(other) = seen.insert(name.clone(), &field.ident) {
+                errors.push(syn::Error::new_spanned(
+                    &field.ident,
+                    format!(
+                        "fields `{other}` and `{}` both generate `{name}`; rename one of them \
+                         (`#[serde(rename = ...)]` keeps its key)",
+                        field.ident
+                    ),
+                ));
+            }
         }
     }
 }

@@ -403,3 +403,79 @@ fn generic_models_stream() {
     );
     assert_eq!(stream.finish().unwrap().items.len(), 1);
 }
+
+fn trimmed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(String::deserialize(d)?.trim().to_string())
+}
+
+fn number_in_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    String::deserialize(d)?
+        .trim()
+        .parse()
+        .map_err(serde::de::Error::custom)
+}
+
+#[test]
+fn fields_serde_reads_with_a_function_are_left_to_serde() {
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Custom {
+        #[serde(deserialize_with = "trimmed")]
+        title: String,
+        #[serde(deserialize_with = "number_in_string")]
+        n: u32,
+        plain: String,
+    }
+    let mut stream = Custom::stream();
+    let fields: Vec<_> = stream
+        .feed(br#"{"title": "  hi  ", "n": "5", "plain": "x"}"#)
+        .unwrap()
+        .collect();
+    assert_eq!(
+        format!("{fields:?}"),
+        r#"[Plain("x")]"#,
+        "only what settle can show"
+    );
+    assert_eq!(
+        stream.finish().unwrap(),
+        Custom {
+            title: "hi".into(),
+            n: 5,
+            plain: "x".into()
+        },
+        "what serde reads"
+    );
+}
+
+#[test]
+fn a_repeated_key_streams_again_and_is_not_settled_meanwhile() {
+    let mut stream = Inner::stream();
+    stream
+        .feed(br#"{"displayName": "abc", "count": 1, "tags": [], "color": null, "ratio": 1, "displayName": "x"#)
+        .unwrap();
+    assert_eq!(stream.draft().display_name.as_deref(), Some("x"));
+    assert_eq!(
+        stream.draft().state(InnerFieldName::DisplayName),
+        settle::FieldState::Streaming
+    );
+    assert!(!stream.is_satisfied());
+}
+
+#[test]
+fn a_user_type_named_value_is_a_model() {
+    mod m {
+        #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
+        pub struct Value {
+            pub x: u8,
+        }
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Metric {
+        value: m::Value,
+    }
+    let mut stream = Metric::stream();
+    let fields: Vec<_> = stream.feed(br#"{"value": {"x": 3}}"#).unwrap().collect();
+    assert!(matches!(
+        fields[0],
+        MetricField::InValue(m::ValueField::X(3))
+    ));
+}

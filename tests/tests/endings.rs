@@ -325,3 +325,14 @@ fn error_messages_read_well() {
     show("validation at finish", e.to_string(), e.feedback());
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn fields_settled_before_an_error_in_the_same_chunk_stay_available() {
+    let mut stream = Ticket::stream();
+    let err = stream
+        .feed(br#"{"title": "Hi", "priority": 300, "#)
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Validation);
+    let before: Vec<_> = stream.unreturned().collect();
+    assert!(matches!(before.as_slice(), [TicketField::Title(t)] if t == "Hi"));
+}

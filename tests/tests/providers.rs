@@ -167,6 +167,18 @@ fn multi_line_data_and_errors() {
     assert!(err.message.contains("Overloaded"));
     let mut decoder = Decoder::new(Provider::OpenAiChat);
     assert!(decoder.feed(b"data: {not json}\n\n").is_err());
+    let mut decoder = Decoder::new(Provider::OpenAiResponses);
+    let err = decoder
+        .feed(b"event: error\ndata: {\"type\": \"error\", \"code\": \"rate_limit\", \"message\": \"Rate limit reached\"}\n\n")
+        .unwrap_err();
+    assert!(err.message.contains("Rate limit reached"), "{err}");
+    // A text block may start with text of its own.
+    let deltas = decode(
+        Provider::Anthropic,
+        b"event: content_block_start\ndata: {\"type\": \"content_block_start\", \"index\": 0, \"content_block\": {\"type\": \"text\", \"text\": \"{\\\"a\\\"\"}}\n\n",
+        3,
+    );
+    assert_eq!(text_of(&deltas, Channel::Text), "{\"a\"");
 }
 
 #[test]

@@ -183,6 +183,67 @@ fn the_strict_profile_closes_every_object_and_requires_every_property() {
 }
 
 #[test]
+fn defaulted_fields_stay_typed_in_the_strict_profile() {
+    let strict = openai_strict::<Listing>();
+    assert_eq!(
+        strict["properties"]["featured"],
+        json!({"type": "boolean"}),
+        "a default, not null"
+    );
+    assert_eq!(
+        strict["properties"]["discount"]["type"],
+        json!(["integer", "null"]),
+        "Option is nullable"
+    );
+}
+
+mod a {
+    #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
+    pub struct Item {
+        pub x: u8,
+    }
+}
+
+mod b {
+    #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
+    pub struct Item {
+        pub y: String,
+    }
+}
+
+#[test]
+fn types_with_the_same_name_get_their_own_definitions() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Two {
+        a: a::Item,
+        b: b::Item,
+        again: a::Item,
+    }
+    let schema = Two::json_schema();
+    assert_eq!(schema["properties"]["a"]["$ref"], "#/$defs/Item");
+    assert_eq!(schema["properties"]["b"]["$ref"], "#/$defs/Item2");
+    assert_eq!(schema["properties"]["again"]["$ref"], "#/$defs/Item");
+    assert_eq!(
+        schema["$defs"]["Item2"]["properties"]["y"]["type"],
+        "string"
+    );
+}
+
+#[test]
+fn finish_partial_checks_the_constraints_too() {
+    let mut stream = Listing::stream();
+    stream
+        .feed(br#"{"productName": "Lamp", "unitPrice": 1.0, "tags": []}"#)
+        .unwrap();
+    let partial = stream.finish_partial();
+    assert!(!partial.is_complete());
+    assert_eq!(
+        partial.error.unwrap().reason(),
+        "expected at least 1 item, got 0"
+    );
+}
+
+#[test]
 fn finish_checks_the_constraints_serde_does_not_know() {
     let mut stream = Listing::stream();
     stream

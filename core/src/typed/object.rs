@@ -26,6 +26,13 @@ impl FieldSet {
         }
     }
 
+    /// Field `index` is streaming again (a repeated key).
+    pub fn remove(&mut self, index: usize) {
+        if index < 128 {
+            self.0 &= !(1 << index);
+        }
+    }
+
     /// Field `index` has settled.
     pub fn contains(&self, index: usize) -> bool {
         index < 128 && self.0 & (1 << index) != 0

@@ -188,7 +188,9 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
     quote! {
         #index => {
             if fresh {
+                // A repeated key starts the field over.
                 b.#fident = ::core::default::Default::default();
+                draft.__settled.remove(#index);
             }
             let builder = &mut b.#fident;
             let field_slot = &mut draft.#fident;

@@ -32,7 +32,7 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
             #count #(+ <#streams as ::settle::Streamable>::SCHEMA_PROPERTIES)*;
 
         fn schema(generator: &mut ::settle::schema::SchemaGen) -> ::settle::__private::serde_json::Value {
-            generator.define(&::settle::schema::def_name::<Self>(), |generator| Self::root_schema(generator))
+            generator.define::<Self>(|generator| Self::root_schema(generator))
         }
 
         fn root_schema(generator: &mut ::settle::schema::SchemaGen) -> ::settle::__private::serde_json::Value {
@@ -140,6 +140,7 @@ fn field_check(f: &crate::ast::Field<'_>) -> TokenStream {
             ConstraintKind::Number => (quote! { ::settle::__private::Number::number }, ""),
         };
         let (op, words) = if c.is_min() { (quote! { < }, "at least") } else { (quote! { > }, "at most") };
+        let unit = if value == 1.0 { unit.trim_end_matches('s') } else { unit };
         let message = if unit.is_empty() {
             format!("expected {words} {value}, got {{}}")
         } else {

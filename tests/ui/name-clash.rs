@@ -1,0 +1,11 @@
+use serde::Deserialize;
+use settle::StreamingModel;
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Collide {
+    tag: Vec<String>,
+    tag_item: String,
+    field: u8,
+}
+
+fn main() {}
