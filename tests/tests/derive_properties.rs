@@ -464,8 +464,8 @@ fn a_repeated_key_streams_again_and_is_not_settled_meanwhile() {
 fn a_user_type_named_value_is_a_model() {
     mod m {
         #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
-        pub struct Value {
-            pub x: u8,
+        pub(crate) struct Value {
+            pub(crate) x: u8,
         }
     }
     #[derive(Debug, Deserialize, StreamingModel)]

@@ -199,15 +199,15 @@ fn defaulted_fields_stay_typed_in_the_strict_profile() {
 
 mod a {
     #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
-    pub struct Item {
-        pub x: u8,
+    pub(crate) struct Item {
+        pub(crate) x: u8,
     }
 }
 
 mod b {
     #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
-    pub struct Item {
-        pub y: String,
+    pub(crate) struct Item {
+        pub(crate) y: String,
     }
 }
 
