@@ -61,13 +61,125 @@ pub(crate) fn violation(
     text: &[u8],
     violation: crate::typed::Violation,
 ) -> Error {
-    let value = serde_json::from_slice::<serde_json::Value>(text)
-        .ok()
-        .and_then(|root| {
-            root.pointer(&violation.path)
-                .map(|v| shorten(&v.to_string()))
-        });
-    error_at(scanner, 0, violation.path, violation.message, value, 1, 1)
+    let span = locate(text, &violation.path);
+    let at = span.as_ref().map_or(0, |s| s.start);
+    let value = span
+        .and_then(|s| text.get(s))
+        .map(|raw| shorten(&String::from_utf8_lossy(raw)));
+    let head = text.get(..at).unwrap_or_default();
+    let clean_line = 1 + head.iter().filter(|&&c| c == b'\n').count() as u64;
+    let clean_column = match head.iter().rposition(|&c| c == b'\n') {
+        Some(nl) => (at - nl) as u64,
+        None => at as u64 + 1,
+    };
+    error_at(
+        scanner,
+        at,
+        violation.path,
+        violation.message,
+        value,
+        clean_line,
+        clean_column,
+    )
+}
+
+/// The span of the value at JSON Pointer `pointer` in the clean text `text`, found by
+/// scanning it again with a sink that follows the path (only on an error).
+fn locate(text: &[u8], pointer: &str) -> Option<std::ops::Range<usize>> {
+    use crate::dynamic::{Segment, push_pointer};
+    use crate::sink::{Raw, Sink};
+
+    #[derive(Default)]
+    struct Find<'p> {
+        target: &'p str,
+        /// Per open container: its segment in its parent, and its next index (arrays).
+        open: Vec<(Option<Segment>, Option<usize>)>,
+        key: String,
+        found: Option<std::ops::Range<usize>>,
+    }
+
+    impl Find<'_> {
+        /// The segment of the value that begins or settles now.
+        fn segment(&mut self, settling: bool) -> Option<Segment> {
+            match self.open.last_mut() {
+                Some((_, Some(next))) => {
+                    let i = *next;
+                    if settling {
+                        *next += 1;
+                    }
+                    Some(Segment::Index(i))
+                }
+                Some((_, None)) => Some(Segment::Key(self.key.as_str().into())),
+                None => None,
+            }
+        }
+        fn pointer(&self, last: Option<&Segment>) -> String {
+            let mut p = String::new();
+            for segment in self.open.iter().filter_map(|(s, _)| s.as_ref()).chain(last) {
+                push_pointer(&mut p, segment);
+            }
+            p
+        }
+        fn scalar(&mut self, raw: Raw<'_>) {
+            let segment = self.segment(true);
+            if self.found.is_none() && self.pointer(segment.as_ref()) == self.target {
+                self.found = Some(raw.span());
+            }
+        }
+        fn open(&mut self, array: bool) {
+            let segment = self.segment(false);
+            self.open.push((segment, array.then_some(0)));
+        }
+        fn close(&mut self, raw: Raw<'_>) {
+            if self.found.is_none() && self.pointer(None) == self.target {
+                self.found = Some(raw.span());
+            }
+            self.open.pop();
+            if let Some((_, Some(next))) = self.open.last_mut() {
+                *next += 1;
+            }
+        }
+    }
+
+    impl Sink for Find<'_> {
+        fn begin_object(&mut self) {
+            self.open(false);
+        }
+        fn begin_array(&mut self) {
+            self.open(true);
+        }
+        fn end_object(&mut self, raw: Raw<'_>) {
+            self.close(raw);
+        }
+        fn end_array(&mut self, raw: Raw<'_>) {
+            self.close(raw);
+        }
+        fn key(&mut self, key: &str) {
+            self.key.clear();
+            self.key.push_str(key);
+        }
+        fn end_string(&mut self, raw: Raw<'_>) {
+            self.scalar(raw);
+        }
+        fn number(&mut self, _: &str, raw: Raw<'_>) {
+            self.scalar(raw);
+        }
+        fn bool(&mut self, _: bool, raw: Raw<'_>) {
+            self.scalar(raw);
+        }
+        fn null(&mut self, raw: Raw<'_>) {
+            self.scalar(raw);
+        }
+    }
+
+    let mut find = Find {
+        target: pointer,
+        ..Find::default()
+    };
+    let mut scanner = Scanner::new(crate::Options::default().strict(true));
+    scanner.feed(text, &mut find).ok()?;
+    let _ = scanner.finish(&mut find);
+    find.found
 }
 
 /// The root was rejected but serde gives no reason on the whole text.

@@ -253,6 +253,15 @@ fn finish_checks_the_constraints_serde_does_not_know() {
     assert_eq!(err.kind(), settle::ErrorKind::Validation);
     assert_eq!(err.error().path(), Some("/tags"));
     assert_eq!(err.error().reason(), "expected at most 5 items, got 6");
+    assert_eq!(
+        err.error().value(),
+        Some(r#"["a", "b", "c", "d", "e", "f"]"#)
+    );
+    assert_eq!(
+        (err.error().offset(), err.error().column()),
+        (51, 52),
+        "at the value"
+    );
     let mut stream = Listing::stream();
     stream
         .feed(br#"{"productName": "Lamp", "unitPrice": 0.001, "tags": ["a"]}"#)
