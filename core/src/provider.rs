@@ -369,7 +369,7 @@ fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> 
     Ok(())
 }
 
-/// Several tool calls in one response, each streamed into its own typed [`Stream`]: feed
+/// Several tool calls in one response, each streamed into its own typed [`Stream`](crate::Stream): feed
 /// every [`Delta`]; tool-argument text goes to the stream of its call.
 ///
 /// ```
