@@ -8,6 +8,7 @@ mod schema;
 mod unit_enum;
 
 use crate::ast::{self, Body, Field, Model};
+use crate::names::camel;
 use crate::{shape, valid};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -164,25 +165,6 @@ pub(crate) fn has_inner(field: &Field<'_>) -> bool {
         Some(elem) => shape::has_inner(elem),
         None => shape::has_inner(field.ty),
     }
-}
-
-/// `verdict` -> `Verdict`, `action_items` -> `ActionItems`.
-pub(crate) fn camel(ident: &Ident) -> String {
-    let name = ident.to_string();
-    let name = name.trim_start_matches("r#");
-    let mut out = String::new();
-    let mut upper = true;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The variant idents of a field: `Name`, `NameItem`, `InName`.

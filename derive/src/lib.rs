@@ -8,6 +8,7 @@
 mod ast;
 mod attr;
 mod expand;
+mod names;
 mod shape;
 mod valid;
 

@@ -124,7 +124,7 @@ fn check_strict(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
 fn check_generated_names(fields: &[Field<'_>], errors: &mut Vec<syn::Error>) {
     let mut seen: HashMap<String, &syn::Ident> = HashMap::new();
     for field in fields.iter().filter(|f| !f.skipped) {
-        let camel = crate::expand::camel(&field.ident);
+        let camel = crate::names::camel(&field.ident);
         let plain = field.ident.to_string();
         let plain = plain.trim_start_matches("r#");
         let mut names = vec![camel.clone(), format!("on_{plain}")];
