@@ -160,7 +160,7 @@ macro_rules! string_keyed_map {
             const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
             const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-            fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+            fn schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
                 serde_json::json!({ "type": "object", "additionalProperties": T::schema(generator) })
             }
 

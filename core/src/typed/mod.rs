@@ -10,6 +10,7 @@ mod depth;
 mod map;
 mod object;
 mod scalar;
+pub(crate) mod schema_gen;
 mod seq;
 mod sink;
 mod value;
@@ -235,13 +236,13 @@ pub trait Streamable: Sized {
 
     /// The JSON Schema of a value of this type. Models add their definition to `generator`
     /// and return a `$ref`; the default accepts anything.
-    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+    fn schema(generator: &mut schema_gen::SchemaGen) -> serde_json::Value {
         let _ = generator;
         serde_json::Value::Object(serde_json::Map::new())
     }
 
     /// The schema at the root of a document (models are inlined there).
-    fn root_schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+    fn root_schema(generator: &mut schema_gen::SchemaGen) -> serde_json::Value {
         Self::schema(generator)
     }
 

@@ -23,7 +23,7 @@ macro_rules! atomic_scalars {
                 atomic_step(builder, slot, event)
             }
 
-            fn schema(_: &mut crate::schema::SchemaGen) -> serde_json::Value {
+            fn schema(_: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
                 $schema
             }
         }
@@ -62,7 +62,7 @@ impl Streamable for String {
     type Builder = Depth;
     type Name = std::convert::Infallible;
 
-    fn schema(_: &mut crate::schema::SchemaGen) -> serde_json::Value {
+    fn schema(_: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
         json!({ "type": "string" })
     }
 
@@ -109,9 +109,9 @@ impl<T: Streamable> Streamable for Option<T> {
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+    fn schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
         let mut schema = T::schema(generator);
-        crate::schema::make_nullable(&mut schema);
+        super::schema_gen::make_nullable(&mut schema);
         schema
     }
 
@@ -184,11 +184,11 @@ impl<T: Streamable> Streamable for Box<T> {
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+    fn schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
         T::schema(generator)
     }
 
-    fn root_schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+    fn root_schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
         T::root_schema(generator)
     }
 

@@ -78,7 +78,7 @@ impl<T: Streamable> Streamable for Vec<T> {
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-    fn schema(generator: &mut crate::schema::SchemaGen) -> serde_json::Value {
+    fn schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
         serde_json::json!({ "type": "array", "items": T::schema(generator) })
     }
 

@@ -1,0 +1,139 @@
+//! The building blocks of schemas that types describe themselves with (re-exported by
+//! `settle::schema`, which holds the profiles).
+
+use serde_json::{Map, Value, json};
+use std::collections::{HashMap, HashSet};
+
+/// Collects the `$defs` of a schema as types describe themselves.
+#[derive(Debug, Default)]
+pub struct SchemaGen {
+    pub(crate) defs: Map<String, Value>,
+    /// Each defined type (by its full type name) and the definition name it got.
+    names: HashMap<&'static str, String>,
+    /// Definitions being built (recursion refers to them before they are complete).
+    building: HashSet<String>,
+    /// The root model's full type name: references to it point at `#`.
+    root: Option<&'static str>,
+}
+
+impl SchemaGen {
+    /// A generator for the document whose root is `T`: references to `T` point at `#`.
+    pub(crate) fn for_root<T: ?Sized>(is_model: bool) -> Self {
+        SchemaGen {
+            root: is_model.then(std::any::type_name::<T>),
+            ..SchemaGen::default()
+        }
+    }
+
+    /// A reference to the definition of `T`, building it with `build` the first time. Two
+    /// types with the same short name (`a::Item`, `b::Item`) get distinct definitions.
+    pub fn define<T: ?Sized>(&mut self, build: impl FnOnce(&mut SchemaGen) -> Value) -> Value {
+        let full = std::any::type_name::<T>();
+        if self.root == Some(full) {
+            return json!({ "$ref": "#" });
+        }
+        if let Some(name) = self.names.get(full) {
+            return json!({ "$ref": format!("#/$defs/{name}") });
+        }
+        let short = def_name::<T>();
+        let mut name = short.clone();
+        let mut n = 2;
+        while self.names.values().any(|taken| *taken == name) {
+            name = format!("{short}{n}");
+            n += 1;
+        }
+        self.names.insert(full, name.clone());
+        self.building.insert(name.clone());
+        let schema = build(self);
+        self.building.remove(&name);
+        self.defs.insert(name.clone(), schema);
+        json!({ "$ref": format!("#/$defs/{name}") })
+    }
+}
+
+/// A definition name for a type: its path's last segments, made safe for a JSON Pointer.
+pub fn def_name<T: ?Sized>() -> String {
+    let full = std::any::type_name::<T>();
+    let mut name = String::new();
+    let mut segment = String::new();
+    for c in full.chars() {
+        match c {
+            ':' => segment.clear(),
+            '<' | '>' | ',' | ' ' | '&' | '[' | ']' | ';' => {
+                if !segment.is_empty() {
+                    if !name.is_empty() {
+                        name.push('_');
+                    }
+                    name.push_str(&segment);
+                    segment.clear();
+                }
+            }
+            c => segment.push(c),
+        }
+    }
+    if !segment.is_empty() {
+        if !name.is_empty() {
+            name.push('_');
+        }
+        name.push_str(&segment);
+    }
+    name
+}
+
+/// Allows `null` in `schema` (unless it already does).
+pub fn make_nullable(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if accepts_null(map) {
+        return;
+    }
+    let has_enum = map.contains_key("enum");
+    match map.get("type") {
+        Some(Value::String(t)) if !has_enum => {
+            let t = t.clone();
+            map.insert("type".into(), json!([t, "null"]));
+        }
+        _ => {
+            let description = map.shift_remove("description");
+            let inner = Value::Object(std::mem::take(map));
+            map.insert("anyOf".into(), json!([inner, { "type": "null" }]));
+            if let Some(d) = description {
+                map.insert("description".into(), d);
+            }
+        }
+    }
+}
+
+fn accepts_null(map: &Map<String, Value>) -> bool {
+    match map.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+        _ => map
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .is_some_and(|branches| branches.iter().any(|b| b["type"] == "null")),
+    }
+}
+
+/// Sets a constraint keyword on `schema`, or on its non-null branch if it is nullable.
+pub fn constrain(schema: &mut Value, keyword: &str, value: Value) {
+    if let Some(Value::Array(branches)) = schema.get_mut("anyOf") {
+        if let Some(branch) = branches.iter_mut().find(|b| b["type"] != "null") {
+            if let Value::Object(map) = branch {
+                map.insert(keyword.into(), value);
+            }
+            return;
+        }
+    }
+    if let Value::Object(map) = schema {
+        map.insert(keyword.into(), value);
+    }
+}
+
+/// Sets `description` on a property schema.
+pub fn describe(schema: &mut Value, description: &str) {
+    if let Value::Object(map) = schema {
+        map.insert("description".into(), Value::from(description));
+    }
+}
