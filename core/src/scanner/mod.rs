@@ -240,16 +240,6 @@ impl Scanner {
         &self.warnings
     }
 
-    /// The root has begun and been confirmed (events have reached the sink).
-    pub fn has_started(&self) -> bool {
-        !self.tentative
-            && (self.state == State::AfterRoot || !self.stack.is_empty() || self.in_root_scalar())
-    }
-
-    fn in_root_scalar(&self) -> bool {
-        self.stack.is_empty() && matches!(self.state, State::Str | State::Number | State::Literal)
-    }
-
     /// Scans one chunk of any size, calling `sink` for each event.
     ///
     /// After an error the scanner stays failed: later calls return the same error.
