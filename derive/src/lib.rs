@@ -23,3 +23,39 @@ pub fn derive_streaming_model(input: TokenStream) -> TokenStream {
         .unwrap_or_else(|errors| errors.iter().map(syn::Error::to_compile_error).collect())
         .into()
 }
+
+#[cfg(test)]
+mod tests {
+    /// The expansion of a model, formatted, for review: what users' code compiles against.
+    fn expand(source: &str) -> String {
+        let input: syn::DeriveInput = syn::parse_str(source).expect("a valid item");
+        let tokens = crate::expand::derive(&input).expect("expands");
+        let file: syn::File = syn::parse2(tokens).expect("the expansion parses");
+        prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn expansion_of_a_review() {
+        insta::assert_snapshot!(expand(
+            "/// A code review.
+            #[derive(Deserialize)]
+            pub struct Review {
+                /// Ship or hold.
+                verdict: Verdict,
+                #[settle(min_items = 1)]
+                reasons: Vec<String>,
+                #[serde(rename = \"confidence\", alias = \"score\")]
+                score: u8,
+                note: Option<String>,
+            }"
+        ));
+    }
+
+    #[test]
+    fn expansion_of_a_unit_enum() {
+        insta::assert_snapshot!(expand(
+            "#[serde(rename_all = \"snake_case\")]
+            enum Verdict { Ship, Hold }"
+        ));
+    }
+}
