@@ -50,8 +50,22 @@ fn model_tokens(pause: Duration) -> impl Stream<Item = Result<&'static str, Infa
 }
 
 async fn review(pause: Duration) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    // A draft only when it changed: prose and whitespace tokens send nothing.
+    let mut last_draft = String::new();
     let events = updates::<Review, _>(Box::pin(model_tokens(pause)))
         .with_drafts()
+        .filter(move |update| {
+            let changed = match update {
+                Ok(Update::Draft(draft)) => {
+                    let json = serde_json::to_string(draft).unwrap_or_default();
+                    let changed = json != last_draft;
+                    last_draft = json;
+                    changed
+                }
+                _ => true,
+            };
+            std::future::ready(changed)
+        })
         .map(|update| Ok(event(update)));
     Sse::new(events)
 }
