@@ -1,7 +1,7 @@
 //! Strings and keys: runs of plain bytes in bulk, escapes and split characters one by one.
 
 use super::state::{Esc, State};
-use super::tables::{STRING_STOP, utf8_width};
+use super::tables::{string_run, utf8_width};
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
 use crate::sink::{Raw, Sink};
@@ -19,10 +19,7 @@ impl Scanner {
             return self.escape(b, i, sink);
         }
         let rest = b.get(i..).unwrap_or_default();
-        let run_len = rest
-            .iter()
-            .position(|&c| STRING_STOP[usize::from(c)])
-            .unwrap_or(rest.len());
+        let run_len = string_run(rest);
         let (run, tail) = rest.split_at(run_len);
         let end = i + run_len;
         if !run.is_empty() {

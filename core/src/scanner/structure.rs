@@ -12,10 +12,11 @@ impl Scanner {
         while let Some(&c) = b.get(i) {
             if is_ws(c) {
                 // Whitespace before a strict root is not part of the value.
-                if !self.stack.is_empty() {
-                    self.whitespace(c, i)?;
+                if self.stack.is_empty() {
+                    i += 1;
+                } else {
+                    i = self.whitespace(b, i)?;
                 }
-                i += 1;
                 continue;
             }
             self.ws_run = 0;
@@ -145,8 +146,7 @@ impl Scanner {
     pub(super) fn key_start<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             if is_ws(c) {
-                self.whitespace(c, i)?;
-                i += 1;
+                i = self.whitespace(b, i)?;
                 continue;
             }
             self.ws_run = 0;
@@ -180,8 +180,7 @@ impl Scanner {
     pub(super) fn colon<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             if is_ws(c) {
-                self.whitespace(c, i)?;
-                i += 1;
+                i = self.whitespace(b, i)?;
                 continue;
             }
             self.ws_run = 0;
@@ -203,8 +202,7 @@ impl Scanner {
     pub(super) fn after_value<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             if is_ws(c) {
-                self.whitespace(c, i)?;
-                i += 1;
+                i = self.whitespace(b, i)?;
                 continue;
             }
             self.ws_run = 0;
@@ -236,15 +234,24 @@ impl Scanner {
         Ok(i)
     }
 
-    /// Whitespace inside the value: copied, and counted by the stall guard.
+    /// A run of whitespace inside the value from `i` (pretty-printed JSON is mostly
+    /// indentation): copied in one go, and counted by the stall guard. Returns the index
+    /// after the run.
     #[inline]
-    fn whitespace(&mut self, c: u8, i: usize) -> Result<(), super::Stop> {
-        self.clean.push(c);
-        self.ws_run += 1;
-        match self.options.stall_limit {
-            Some(limit) if self.ws_run > limit => Err(stop(Reason::Stalled(limit), i)),
-            _ => Ok(()),
+    fn whitespace(&mut self, b: &[u8], i: usize) -> Step {
+        let rest = b.get(i..).unwrap_or_default();
+        let len = rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len());
+        let run = rest.get(..len).unwrap_or_default();
+        if let Some(limit) = self.options.stall_limit {
+            let room = limit.saturating_sub(self.ws_run);
+            if len as u64 > room {
+                let at = i + usize::try_from(room).unwrap_or(len);
+                return Err(stop(Reason::Stalled(limit), at));
+            }
         }
+        self.clean.extend_from_slice(run);
+        self.ws_run += len as u64;
+        Ok(i + len)
     }
 
     fn trailing_comma_allowed(&self) -> bool {

@@ -44,3 +44,73 @@ pub(crate) fn utf8_width(lead: u8) -> u8 {
         _ => 4,
     }
 }
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `v` that is below `n` (exact for the lowest such byte;
+/// `n` at most 128).
+#[inline]
+fn bytes_below(v: u64, n: u8) -> u64 {
+    v.wrapping_sub(ONES * u64::from(n)) & !v & HIGHS
+}
+
+/// Length of the run of plain string bytes at the start of `bytes`: up to the first `"`,
+/// `\` or control byte. Eight bytes at a time (SWAR), then the table for the tail.
+#[inline]
+pub(crate) fn string_run(bytes: &[u8]) -> usize {
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let w = u64::from_le_bytes(word);
+        let hits = bytes_below(w ^ (ONES * u64::from(b'"')), 1)
+            | bytes_below(w ^ (ONES * u64::from(b'\\')), 1)
+            | bytes_below(w, 0x20);
+        if hits != 0 {
+            return at + (hits.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    let tail = words.remainder();
+    at + tail
+        .iter()
+        .position(|&c| STRING_STOP[usize::from(c)])
+        .unwrap_or(tail.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_runs_stop_where_the_table_says() {
+        let mut samples: Vec<Vec<u8>> = vec![
+            b"plain text with no stop at all, long enough".to_vec(),
+            "caf\u{e9} \u{6f22} \u{1f680} then a \"quote"
+                .as_bytes()
+                .to_vec(),
+            b"0123456\\x".to_vec(),
+            b"\x1f".to_vec(),
+            b"".to_vec(),
+        ];
+        for n in 0..=40 {
+            let mut v = vec![b'a'; n];
+            v.push(b'\n');
+            v.extend_from_slice(b"tail");
+            samples.push(v);
+            let mut w = vec![0xC3; n];
+            w.push(b'"');
+            samples.push(w);
+        }
+        for s in samples {
+            let expected = s
+                .iter()
+                .position(|&c| STRING_STOP[usize::from(c)])
+                .unwrap_or(s.len());
+            assert_eq!(string_run(&s), expected, "{s:?}");
+        }
+    }
+}
