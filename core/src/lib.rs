@@ -128,5 +128,5 @@ pub use sink::{IgnoreSink, Raw, Sink};
 pub use stream::Stream;
 pub use typed::{
     Atomic, Ctx, Entry, Event, FieldName, FieldSet, FieldState, Item, PathSegment, Rejected,
-    Rejection, Slot, Step, Streamable, Violation, builders, from_raw,
+    Rejection, Settled, Slot, Step, Streamable, Violation, builders, from_raw,
 };

@@ -479,3 +479,33 @@ fn a_user_type_named_value_is_a_model() {
         MetricField::InValue(m::ValueField::X(3))
     ));
 }
+
+/// A type with nothing but `Deserialize` and `Debug`: no `Clone`, `PartialEq` or `Serialize`.
+#[derive(Debug, Deserialize)]
+struct Opaque {
+    url: String,
+}
+
+#[test]
+fn any_deserialize_type_can_be_atomic() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Link {
+        title: String,
+        #[settle(atomic)]
+        target: Opaque,
+    }
+    let mut stream = Link::stream();
+    stream.feed(br#"{"target": {"url": "https://exam"#).unwrap();
+    assert!(stream.draft().target.is_none(), "only once settled");
+    let fields: Vec<_> = stream
+        .feed(br#"ple.com"}, "title": "x"}"#)
+        .unwrap()
+        .collect();
+    assert!(matches!(&fields[0], LinkField::Target(o) if o.url == "https://example.com"));
+    let draft = stream.draft().target.as_ref().unwrap();
+    assert_eq!(draft.url, "https://example.com", "derefs to the value");
+    assert_eq!(
+        serde_json::to_string(stream.draft()).unwrap(),
+        r#"{"title":"x","target":{"url":"https://example.com"}}"#
+    );
+}

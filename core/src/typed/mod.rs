@@ -19,7 +19,7 @@ use crate::sink::Raw;
 use serde::de::DeserializeOwned;
 use std::fmt;
 
-pub use atomic::Atomic;
+pub use atomic::{Atomic, Settled};
 pub use map::Entry;
 pub use object::{FieldSet, FieldState};
 pub use seq::Item;
