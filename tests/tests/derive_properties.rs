@@ -509,5 +509,8 @@ fn any_deserialize_type_can_be_atomic() {
         r#"{"title":"x","target":{"url":"https://example.com"}}"#
     );
     let link = stream.finish().unwrap();
-    assert_eq!((link.title.as_str(), link.target.url.as_str()), ("x", "https://example.com"));
+    assert_eq!(
+        (link.title.as_str(), link.target.url.as_str()),
+        ("x", "https://example.com")
+    );
 }
