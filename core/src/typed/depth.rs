@@ -1,7 +1,8 @@
 //! Following one value of any shape to its end without looking inside.
 
-use super::Event;
+use super::{Event, Step, from_raw};
 use crate::sink::Raw;
+use serde::de::DeserializeOwned;
 
 /// Tracks nesting inside one value: skipped values, atomic values, and values whose shape
 /// does not match their type (serde rejects those when they settle).
@@ -30,6 +31,23 @@ impl Depth {
             }
             Event::Key(_) | Event::Fragment(_) => None,
         }
+    }
+
+    /// Follows a value to its end and deserializes it then: for a value whose shape does
+    /// not match its type, serde says why.
+    pub fn follow<V: DeserializeOwned>(&mut self, event: &Event<'_>) -> Step<V> {
+        match self.track(event) {
+            Some(raw) => Step::Done(from_raw(raw)),
+            None => Step::More,
+        }
+    }
+}
+
+/// A fresh builder for a container's next element, reusing its allocation.
+pub(crate) fn fresh_element<B: Default>(element: &mut Option<Box<B>>) {
+    match element {
+        Some(builder) => **builder = B::default(),
+        None => *element = Some(Box::default()),
     }
 }
 

@@ -103,10 +103,7 @@ fn map_step<T: Streamable, M: DraftMap<T::Draft>, V: serde::de::DeserializeOwned
         }
         (Phase::Start | Phase::Mismatch, _) => {
             b.phase = Phase::Mismatch;
-            return match b.mismatch.track(&event) {
-                Some(raw) => Step::Done(from_raw(raw)),
-                None => Step::More,
-            };
+            return b.mismatch.follow(&event);
         }
         (Phase::Open, Event::EndObject(raw)) => return Step::Done(from_raw(raw)),
         (Phase::Open, Event::Key(key)) => {
@@ -114,10 +111,7 @@ fn map_step<T: Streamable, M: DraftMap<T::Draft>, V: serde::de::DeserializeOwned
             b.key.push_str(key);
             b.phase = Phase::Value;
             b.fresh = true;
-            match &mut b.element {
-                Some(element) => **element = T::Builder::default(),
-                None => b.element = Some(Box::default()),
-            }
+            super::depth::fresh_element(&mut b.element);
             return Step::More;
         }
         _ => {}

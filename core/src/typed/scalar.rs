@@ -1,7 +1,7 @@
 //! std scalars, `String`, `Option`, `Box`.
 
 use super::atomic::atomic_step;
-use super::{Ctx, Depth, Event, Step, Streamable, from_raw};
+use super::{Ctx, Depth, Event, Step, Streamable};
 use serde_json::json;
 use std::convert::Infallible;
 
@@ -90,10 +90,7 @@ impl Streamable for String {
                 builder.track(&event);
                 Step::Done(Ok(slot.get().map(|s| s.clone()).unwrap_or_default()))
             }
-            _ => match builder.track(&event) {
-                Some(raw) => Step::Done(from_raw(raw)),
-                None => Step::More,
-            },
+            _ => builder.follow(&event),
         }
     }
 }

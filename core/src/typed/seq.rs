@@ -105,19 +105,13 @@ impl<T: Streamable> Streamable for Vec<T> {
             }
             (Phase::Start | Phase::Mismatch, _) => {
                 b.phase = Phase::Mismatch;
-                return match b.mismatch.track(&event) {
-                    Some(raw) => Step::Done(from_raw(raw)),
-                    None => Step::More,
-                };
+                return b.mismatch.follow(&event);
             }
             (Phase::Open, Event::EndArray(raw)) => return Step::Done(from_raw(raw)),
             (Phase::Open, _) => {
                 b.phase = Phase::Element;
                 b.pushed = false;
-                match &mut b.element {
-                    Some(element) => **element = T::Builder::default(),
-                    None => b.element = Some(Box::default()),
-                }
+                super::depth::fresh_element(&mut b.element);
             }
             (Phase::Element, _) => {}
         }
