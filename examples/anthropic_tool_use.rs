@@ -5,8 +5,8 @@
 //! cargo run --example anthropic_tool_use
 //! ```
 
-use settle::provider::{Channel, Decoder, Delta, Provider};
-use settle_examples::models::{Review, ReviewField};
+use settled::provider::{Channel, Decoder, Delta, Provider};
+use settled_examples::models::{Review, ReviewField};
 
 const WIRE: &[u8] = include_bytes!("recorded/anthropic_tool.sse");
 

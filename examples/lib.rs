@@ -53,9 +53,9 @@ pub fn token_chunks(text: &str) -> Vec<&str> {
     chunks
 }
 
-/// The delay between chunks: `SETTLE_DELAY_MS` (default 20 ms; 0 in tests).
+/// The delay between chunks: `SETTLED_DELAY_MS` (default 20 ms; 0 in tests).
 pub fn delay() -> Duration {
-    let ms = std::env::var("SETTLE_DELAY_MS")
+    let ms = std::env::var("SETTLED_DELAY_MS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);

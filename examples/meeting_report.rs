@@ -5,10 +5,10 @@
 //! cargo run --example meeting_report
 //! ```
 
-use settle_examples::models::{
+use settled_examples::models::{
     ActionItemField, MeetingReport, MeetingReportField, MeetingSummaryField,
 };
-use settle_examples::{MEETING_RESPONSE, delay, token_chunks};
+use settled_examples::{MEETING_RESPONSE, delay, token_chunks};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut stream = MeetingReport::stream();

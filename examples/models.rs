@@ -1,7 +1,7 @@
 //! The example models.
 
 use serde::{Deserialize, Serialize};
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 /// Whether the change ships.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, StreamingModel)]
@@ -28,7 +28,7 @@ pub struct Review {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
 pub struct ActionItem {
     /// Stable id, acted upon: shown only once complete.
-    #[settle(atomic)]
+    #[settled(atomic)]
     pub id: String,
     /// What to do.
     pub description: String,

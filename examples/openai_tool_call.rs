@@ -6,8 +6,8 @@
 //! cargo run --example openai_tool_call
 //! ```
 
-use settle::provider::{Decoder, Delta, Provider, ToolStreams};
-use settle_examples::models::{Review, ReviewField};
+use settled::provider::{Decoder, Delta, Provider, ToolStreams};
+use settled_examples::models::{Review, ReviewField};
 
 const WIRE: &[u8] = include_bytes!("recorded/openai_tools.sse");
 

@@ -3,7 +3,7 @@
 //! provider's exact SSE wire format, one event per token.
 //!
 //! ```sh
-//! cargo run -p settle-examples --features tokenizer --example record -- \
+//! cargo run -p settled-examples --features tokenizer --example record -- \
 //!     openai examples/recorded/review.txt > examples/recorded/openai_review.sse
 //! ```
 //!

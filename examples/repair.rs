@@ -9,8 +9,8 @@
 //! cargo run --example repair
 //! ```
 
-use settle_examples::models::Review;
-use settle_examples::token_chunks;
+use settled_examples::models::Review;
+use settled_examples::token_chunks;
 
 const MAX_ATTEMPTS: usize = 2;
 

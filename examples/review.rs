@@ -2,11 +2,11 @@
 //! line while each field is printed the moment it settles.
 //!
 //! ```sh
-//! cargo run --example review            # SETTLE_DELAY_MS=0 to skip the pacing
+//! cargo run --example review            # SETTLED_DELAY_MS=0 to skip the pacing
 //! ```
 
-use settle_examples::models::{Review, ReviewCallbacks, ReviewField};
-use settle_examples::{REVIEW_RESPONSE, delay, token_chunks};
+use settled_examples::models::{Review, ReviewCallbacks, ReviewField};
+use settled_examples::{REVIEW_RESPONSE, delay, token_chunks};
 use std::io::{IsTerminal, Write};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -9,7 +9,7 @@
 //! ```
 
 use serde_json::json;
-use settle_examples::models::Review;
+use settled_examples::models::Review;
 
 fn main() -> Result<(), serde_json::Error> {
     let body = json!({
@@ -19,7 +19,7 @@ fn main() -> Result<(), serde_json::Error> {
             { "role": "system", "content": "You review code changes. Answer with the JSON object only." },
             { "role": "user", "content": "Review this change: the parser now streams drafts per chunk." }
         ],
-        "response_format": settle::schema::openai_response_format::<Review>("review"),
+        "response_format": settled::schema::openai_response_format::<Review>("review"),
     });
     println!("{}", serde_json::to_string_pretty(&body)?);
     Ok(())

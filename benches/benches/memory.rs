@@ -2,11 +2,11 @@
 //! global allocator around the system one.
 //!
 //! ```sh
-//! cargo bench -p settle-benches --bench memory
+//! cargo bench -p settled-benches --bench memory
 //! ```
 
-use settle::{DynamicStream, Options};
-use settle_benches::{Doc, SIZES, document, token_chunks};
+use settled::{DynamicStream, Options};
+use settled_benches::{Doc, SIZES, document, token_chunks};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -45,7 +45,7 @@ fn peak(f: impl FnOnce()) -> usize {
 fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
     println!(
-        "| document | bytes | settle typed peak | ratio | settle dynamic peak | ratio | serde_json typed (whole) peak | ratio |"
+        "| document | bytes | settled typed peak | ratio | settled dynamic peak | ratio | serde_json typed (whole) peak | ratio |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (label, size) in SIZES {

@@ -1,16 +1,16 @@
-//! Side by side, in one run: settle (typed, dynamic, scanner alone) against one serde_json
+//! Side by side, in one run: settled (typed, dynamic, scanner alone) against one serde_json
 //! parse of the whole document, jiter's partial mode re-parsing per chunk, and the naive
 //! bracket-closing re-parse, on LLM-like documents of 1 KB to 1 MB in 4-byte and
 //! token-sized chunks, reading the draft after every chunk.
 //!
 //! ```sh
-//! cargo bench -p settle-benches --bench streaming
-//! cargo run -p settle-benches --release --bin report   # BENCHMARKS.md table and plot
+//! cargo bench -p settled-benches --bench streaming
+//! cargo run -p settled-benches --release --bin report   # BENCHMARKS.md table and plot
 //! ```
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use settle::{DynamicStream, IgnoreSink, Options, Scanner};
-use settle_benches::{
+use settled::{DynamicStream, IgnoreSink, Options, Scanner};
+use settled_benches::{
     Doc, JiterReparse, NaiveReparse, SIZES, document, fixed_chunks, token_chunks,
 };
 use std::hint::black_box;

@@ -2,7 +2,7 @@
 //! parsed into, chunkings, and the naive re-parsing baseline.
 
 use serde::{Deserialize, Serialize};
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 /// The document sizes benchmarked, in bytes (approximate).
 pub const SIZES: [(&str, usize); 4] = [

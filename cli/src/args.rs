@@ -1,12 +1,12 @@
-//! Command-line arguments of `settle replay`, parsed by hand (two flags do not need a crate).
+//! Command-line arguments of `settled replay`, parsed by hand (two flags do not need a crate).
 
 use std::path::PathBuf;
 
 pub(crate) const USAGE: &str = "\
-usage: settle replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
+usage: settled replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
                      [--emit full|settled|final] [--sse openai|openai-responses|anthropic]
 
-Feeds a recorded model response to the settle scanner and prints one NDJSON line per chunk
+Feeds a recorded model response to the settled scanner and prints one NDJSON line per chunk
 (the snapshot and the values that settled in it), then a final `done` line.
 
   --strict          accept RFC 8259 JSON only (default: lenient, tolerating prose, fences,
@@ -46,10 +46,10 @@ pub(crate) enum Source {
 
 #[derive(Debug, Clone)]
 pub(crate) struct Replay {
-    pub(crate) options: settle::Options,
+    pub(crate) options: settled::Options,
     pub(crate) source: Source,
     pub(crate) emit: Emit,
-    pub(crate) sse: Option<settle::provider::Provider>,
+    pub(crate) sse: Option<settled::provider::Provider>,
 }
 
 /// What the command line asked for.
@@ -69,7 +69,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
         None => return Err("missing command".to_string()),
     }
     // The replay contract reports the scanner's own kinds: no stall guard.
-    let mut options = settle::Options::default().stall_limit(None);
+    let mut options = settled::Options::default().stall_limit(None);
     let mut source = Source::Stdin;
     let mut emit = Emit::Full;
     let mut sse = None;

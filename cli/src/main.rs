@@ -1,7 +1,7 @@
-//! `settle`: replay a recorded model stream through the settle scanner.
+//! `settled`: replay a recorded model stream through the settled scanner.
 //!
 //! ```text
-//! settle replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
+//! settled replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
 //!               [--emit full|settled|final] < response.txt
 //! ```
 
@@ -25,7 +25,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
             Err(replay::Failure::Io(e)) => {
-                eprintln!("settle: {e}");
+                eprintln!("settled: {e}");
                 ExitCode::from(1)
             }
         },
@@ -34,6 +34,6 @@ fn main() -> ExitCode {
 }
 
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("settle: {message}\n\n{}", args::USAGE);
+    eprintln!("settled: {message}\n\n{}", args::USAGE);
     ExitCode::from(2)
 }

@@ -2,7 +2,7 @@
 
 use crate::args::{Emit, Replay};
 use crate::source::{Chunks, Input, Next, Provided};
-use settle::{DynamicStream, Error, ErrorKind};
+use settled::{DynamicStream, Error, ErrorKind};
 use std::io::{self, Write};
 
 /// Why a replay could not run to its done line.

@@ -207,20 +207,20 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
 pub(crate) struct Provided {
     inner: Chunks,
     raw: Vec<u8>,
-    decoder: settle::provider::Decoder,
+    decoder: settled::provider::Decoder,
     queue: std::collections::VecDeque<String>,
-    channel: Option<settle::provider::Channel>,
+    channel: Option<settled::provider::Channel>,
     /// The finish reason, once seen.
-    pub(crate) finish: Option<settle::provider::FinishReason>,
+    pub(crate) finish: Option<settled::provider::FinishReason>,
     ended: bool,
 }
 
 impl Provided {
-    pub(crate) fn new(inner: Chunks, provider: settle::provider::Provider) -> Self {
+    pub(crate) fn new(inner: Chunks, provider: settled::provider::Provider) -> Self {
         Provided {
             inner,
             raw: Vec::new(),
-            decoder: settle::provider::Decoder::new(provider),
+            decoder: settled::provider::Decoder::new(provider),
             queue: std::collections::VecDeque::new(),
             channel: None,
             finish: None,
@@ -232,8 +232,8 @@ impl Provided {
         self.inner.is_live()
     }
 
-    fn take(&mut self, deltas: Vec<settle::provider::Delta>) {
-        use settle::provider::Delta;
+    fn take(&mut self, deltas: Vec<settled::provider::Delta>) {
+        use settled::provider::Delta;
         for delta in deltas {
             match delta {
                 Delta::Text { channel, text } => {
@@ -252,7 +252,7 @@ impl Provided {
     /// `InvalidData` error.
     pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>, briefly: bool) -> io::Result<Next> {
         let invalid =
-            |e: settle::provider::DecodeError| io::Error::new(io::ErrorKind::InvalidData, e);
+            |e: settled::provider::DecodeError| io::Error::new(io::ErrorKind::InvalidData, e);
         loop {
             if let Some(text) = self.queue.pop_front() {
                 out.clear();
@@ -300,7 +300,7 @@ impl Input {
     }
 
     /// The provider's finish reason, if the input was a provider stream that sent one.
-    pub(crate) fn finish_reason(&self) -> Option<&settle::provider::FinishReason> {
+    pub(crate) fn finish_reason(&self) -> Option<&settled::provider::FinishReason> {
         match self {
             Input::Plain(_) => None,
             Input::Sse(p) => p.finish.as_ref(),

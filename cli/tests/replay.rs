@@ -1,4 +1,4 @@
-//! End-to-end tests: run the built `settle` binary and check its NDJSON lines.
+//! End-to-end tests: run the built `settled` binary and check its NDJSON lines.
 
 use serde_json::{Value, json};
 use std::io::Write;
@@ -20,21 +20,21 @@ impl Run {
     }
 }
 
-fn settle(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_settle"))
+fn cli(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_settled"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the settle binary runs");
+        .expect("the settled binary runs");
     child
         .stdin
         .take()
         .expect("stdin")
         .write_all(stdin)
         .expect("write stdin");
-    let out = child.wait_with_output().expect("settle exits");
+    let out = child.wait_with_output().expect("settled exits");
     let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
     let lines = stdout
         .lines()
@@ -79,7 +79,7 @@ fn the_shipped_sample_replays_from_its_chunks_file() {
         env!("CARGO_MANIFEST_DIR"),
         "/../samples/review.chunks.ndjson"
     );
-    let run = settle(&["replay", "--chunks", chunks], b"");
+    let run = cli(&["replay", "--chunks", chunks], b"");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.done(), &json!({"done": true, "value": sample_value()}));
     let count = std::fs::read_to_string(chunks).unwrap().lines().count();
@@ -93,7 +93,7 @@ fn the_shipped_sample_replays_from_its_chunks_file() {
 #[test]
 fn one_byte_chunks_give_one_line_per_byte() {
     let text = sample();
-    let run = settle(&["replay", "--split", "1"], text.as_bytes());
+    let run = cli(&["replay", "--split", "1"], text.as_bytes());
     assert_eq!(run.code, 0);
     assert_eq!(run.chunk_lines().len(), text.len());
     assert_eq!(run.done()["value"], sample_value());
@@ -106,7 +106,7 @@ fn one_byte_chunks_give_one_line_per_byte() {
 
 #[test]
 fn settled_values_come_innermost_first_with_pointers() {
-    let run = settle(&["replay"], br#"{"a/b": [1, {"~": "x"}], "c": true}"#);
+    let run = cli(&["replay"], br#"{"a/b": [1, {"~": "x"}], "c": true}"#);
     let settled = &run.lines[0]["settled"];
     assert_eq!(
         settled,
@@ -124,7 +124,7 @@ fn settled_values_come_innermost_first_with_pointers() {
 #[test]
 fn numbers_keep_their_exact_source_text() {
     // serde_json reads these lossily; check the raw text instead.
-    let raw = Command::new(env!("CARGO_BIN_EXE_settle"))
+    let raw = Command::new(env!("CARGO_BIN_EXE_settled"))
         .args(["replay", "--emit", "final"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -147,7 +147,7 @@ fn numbers_keep_their_exact_source_text() {
 #[test]
 fn emit_modes() {
     let input = br#"Sure: {"a": [1, 2]}"#;
-    let settled = settle(&["replay", "--split", "5", "--emit", "settled"], input);
+    let settled = cli(&["replay", "--split", "5", "--emit", "settled"], input);
     assert!(
         settled
             .chunk_lines()
@@ -155,13 +155,13 @@ fn emit_modes() {
             .all(|l| l.get("snapshot").is_none())
     );
     assert_eq!(settled.chunk_lines().len(), 4);
-    let fin = settle(&["replay", "--split", "5", "--emit", "final"], input);
+    let fin = cli(&["replay", "--split", "5", "--emit", "final"], input);
     assert_eq!(fin.lines, [json!({"done": true, "value": {"a": [1, 2]}})]);
 }
 
 #[test]
 fn a_root_number_settles_at_the_end_of_input() {
-    let run = settle(&["replay", "--strict", "--split", "1"], b"42");
+    let run = cli(&["replay", "--strict", "--split", "1"], b"42");
     assert_eq!(
         run.lines,
         [
@@ -174,7 +174,7 @@ fn a_root_number_settles_at_the_end_of_input() {
 
 #[test]
 fn duplicate_keys_are_reported_again_with_the_last_value() {
-    let run = settle(&["replay", "--split", "8"], br#"{"a": 1, "b": 2, "a": 3}"#);
+    let run = cli(&["replay", "--split", "8"], br#"{"a": 1, "b": 2, "a": 3}"#);
     let a_reports: Vec<&Value> = run
         .chunk_lines()
         .iter()
@@ -197,7 +197,7 @@ fn error_of(run: &Run) -> (&str, u64) {
 
 #[test]
 fn invalid_stops_at_the_failing_chunk() {
-    let run = settle(
+    let run = cli(
         &["replay", "--split", "4"],
         br#"{"a": NaN, "b": 1} and more text"#,
     );
@@ -213,7 +213,7 @@ fn invalid_stops_at_the_failing_chunk() {
 
 #[test]
 fn truncated_prints_every_chunk_then_the_error() {
-    let run = settle(&["replay", "--split", "3"], br#"{"a": "unfini"#);
+    let run = cli(&["replay", "--split", "3"], br#"{"a": "unfini"#);
     assert_eq!(run.code, 1);
     assert_eq!(error_of(&run), ("truncated", 13));
     assert_eq!(run.chunk_lines().len(), 5);
@@ -228,11 +228,11 @@ fn no_structure_for_empty_input_and_apologies() {
         } else {
             &["replay"]
         };
-        let run = settle(args, b"");
+        let run = cli(args, b"");
         assert_eq!(run.lines.len(), 1);
         assert_eq!(error_of(&run), ("no_structure", 0));
     }
-    let run = settle(&["replay"], b"I'm sorry, but I can't help with that.");
+    let run = cli(&["replay"], b"I'm sorry, but I can't help with that.");
     assert_eq!(error_of(&run).0, "no_structure");
     assert_eq!(run.code, 1);
 }
@@ -240,15 +240,15 @@ fn no_structure_for_empty_input_and_apologies() {
 #[test]
 fn byte_and_depth_limits_allow_exactly_n() {
     let input = b"ok [[1]]";
-    assert_eq!(settle(&["replay", "--max-bytes", "8"], input).code, 0);
-    let run = settle(&["replay", "--max-bytes", "7"], input);
+    assert_eq!(cli(&["replay", "--max-bytes", "8"], input).code, 0);
+    let run = cli(&["replay", "--max-bytes", "7"], input);
     assert_eq!(error_of(&run), ("too_large", 7));
-    assert_eq!(settle(&["replay", "--max-depth", "2"], input).code, 0);
-    let run = settle(&["replay", "--max-depth", "1"], b"[[1]]");
+    assert_eq!(cli(&["replay", "--max-depth", "2"], input).code, 0);
+    let run = cli(&["replay", "--max-depth", "1"], b"[[1]]");
     assert_eq!(error_of(&run), ("too_deep", 1));
     // In prose, a root too deep for the cap is a false start, dropped like any other:
     // the scan resumes at the inner bracket.
-    let run = settle(&["replay", "--max-depth", "1"], input);
+    let run = cli(&["replay", "--max-depth", "1"], input);
     assert_eq!(run.done()["value"], json!([1]));
 }
 
@@ -256,7 +256,7 @@ fn byte_and_depth_limits_allow_exactly_n() {
 fn a_runaway_loop_hits_the_byte_cap() {
     let mut input = br#"{"answer": ""#.to_vec();
     input.extend(b"la ".repeat(100_000));
-    let run = settle(
+    let run = cli(
         &[
             "replay",
             "--split",
@@ -281,10 +281,10 @@ fn usage_errors_exit_2_with_the_usage() {
         &["replay", "--frobnicate"],
         &[],
     ] {
-        let run = settle(args, b"");
+        let run = cli(args, b"");
         assert_eq!(run.code, 2, "{args:?}");
         assert!(
-            run.stderr.contains("usage: settle replay"),
+            run.stderr.contains("usage: settled replay"),
             "{}",
             run.stderr
         );
@@ -295,7 +295,7 @@ fn usage_errors_exit_2_with_the_usage() {
 #[test]
 fn a_live_stream_prints_each_chunk_as_it_arrives() {
     use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_settle"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_settled"))
         .args(["replay"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -322,11 +322,11 @@ fn a_live_stream_prints_each_chunk_as_it_arrives() {
 
 #[test]
 fn a_chunks_file_that_is_not_ndjson_strings_is_a_usage_error() {
-    let dir = std::env::temp_dir().join(format!("settle-e2e-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("settled-e2e-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bad.ndjson");
     std::fs::write(&path, "\"ok\"\n{\"not\": \"a string\"}\n").unwrap();
-    let run = settle(&["replay", "--chunks", path.to_str().unwrap()], b"");
+    let run = cli(&["replay", "--chunks", path.to_str().unwrap()], b"");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("line 2"), "{}", run.stderr);
 }
@@ -340,7 +340,7 @@ fn a_recorded_provider_stream_replays_its_text() {
         ("openai-responses", "openai_responses_review.sse"),
         ("anthropic", "anthropic_review.sse"),
     ] {
-        let run = settle(
+        let run = cli(
             &["replay", "--sse", provider, "--emit", "settled"],
             &read(file),
         );
@@ -348,7 +348,7 @@ fn a_recorded_provider_stream_replays_its_text() {
         assert_eq!(run.done()["value"]["score"], 8);
         assert!(run.chunk_lines().len() > 60, "a line per token delta");
     }
-    let run = settle(
+    let run = cli(
         &["replay", "--sse", "anthropic", "--emit", "final"],
         &read("anthropic_tool_cut.sse"),
     );
@@ -360,7 +360,7 @@ fn a_recorded_provider_stream_replays_its_text() {
             .unwrap()
             .contains("max_tokens")
     );
-    let run = settle(&["replay", "--sse", "openai"], b"data: {broken\n\n");
+    let run = cli(&["replay", "--sse", "openai"], b"data: {broken\n\n");
     assert_eq!(error_of(&run).0, "invalid");
-    assert_eq!(settle(&["replay", "--sse", "gemini"], b"").code, 2);
+    assert_eq!(cli(&["replay", "--sse", "gemini"], b"").code, 2);
 }

@@ -5,10 +5,10 @@ use std::fmt;
 /// What kind of failure ended a stream. Match on it to decide what to do next.
 ///
 /// ```
-/// let err = settle::DynamicStream::new(settle::Options::default())
+/// let err = settled::DynamicStream::new(settled::Options::default())
 ///     .finish()
 ///     .unwrap_err();
-/// assert_eq!(err.kind(), settle::ErrorKind::NoStructure);
+/// assert_eq!(err.kind(), settled::ErrorKind::NoStructure);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -297,7 +297,7 @@ impl Error {
     /// where, what was expected, what came.
     ///
     /// ```
-    /// let mut stream = settle::DynamicStream::new(settle::Options::default());
+    /// let mut stream = settled::DynamicStream::new(settled::Options::default());
     /// let err = stream.feed(b"{\"a\": tru}").unwrap_err();
     /// assert_eq!(
     ///     err.feedback(),

@@ -1,11 +1,11 @@
 //! Typed partial JSON for streaming LLM output.
 //!
-//! A model asked for JSON streams it token by token; every prefix is invalid JSON. `settle`
+//! A model asked for JSON streams it token by token; every prefix is invalid JSON. `settled`
 //! scans each chunk once, keeps the value read so far current, and reports each value the
 //! moment it can no longer change.
 //!
 //! ```
-//! use settle::{DynamicStream, Options};
+//! use settled::{DynamicStream, Options};
 //!
 //! let mut stream = DynamicStream::new(Options::default());
 //! for chunk in ["Here you go:\n```json\n{\"verdict\": \"sh", "ip\", \"score\": 9", "}\n```"] {
@@ -19,7 +19,7 @@
 //! }
 //! let value = stream.finish()?;
 //! assert_eq!(value.to_json(), r#"{"verdict":"ship","score":9}"#);
-//! # Ok::<(), settle::Error>(())
+//! # Ok::<(), settled::Error>(())
 //! ```
 //!
 //! With a model, [`StreamingModel`] derives a typed draft and a field-settled enum; see
@@ -65,14 +65,14 @@ pub use scanner::{Scanner, Warning, WarningKind};
 ///
 /// - `XDraft`: every field `Option<…>` of the field type's draft (a partial `String`, a
 ///   `Vec` of drafts whose last element may be partial, a nested model's draft; numbers,
-///   booleans, enums and `#[settle(atomic)]` fields only once settled). `Option<T>` fields
+///   booleans, enums and `#[settled(atomic)]` fields only once settled). `Option<T>` fields
 ///   tell "not arrived" (`None`) from "the model wrote null" (`Some(None)`).
 ///   `draft.state(XFieldName::F)` says pending, streaming or settled. The draft implements
 ///   `Default`, `Debug`, `Clone`, `PartialEq` and `Serialize` (with serde's keys).
 /// - `XField`: one variant per field with its strict value, `FItem(index, value)` per
 ///   element of a vector field, `InF(…)` for values settling inside a nested model.
 /// - `XFieldName`: the fields, with `key()` (what serde reads) and `is_required()`.
-/// - `XCallbacks`: `on_<field>` and `on_<field>_item` callbacks on `settle::Stream<X>`.
+/// - `XCallbacks`: `on_<field>` and `on_<field>_item` callbacks on `settled::Stream<X>`.
 /// - `X::stream()` / `X::stream_with(options)` and the `Streamable` impl.
 ///
 /// Keys are the keys serde reads: `rename`, `rename_all`, `alias`, `default`, `skip` and
@@ -82,7 +82,7 @@ pub use scanner::{Scanner, Warning, WarningKind};
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};
-/// use settle::{FieldState, StreamingModel};
+/// use settled::{FieldState, StreamingModel};
 ///
 /// #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, StreamingModel)]
 /// #[serde(rename_all = "snake_case")]
@@ -121,9 +121,9 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// assert_eq!(events, ["verdict Ship", "reason 0: fast", "reason 1: small", "2 reasons", "score 9"]);
 /// let review = stream.finish()?;
 /// assert_eq!((review.verdict, review.score, review.note), (Verdict::Ship, 9, None));
-/// # Ok::<(), settle::Error>(())
+/// # Ok::<(), settled::Error>(())
 /// ```
-pub use settle_derive::StreamingModel;
+pub use settled_derive::StreamingModel;
 pub use sink::{IgnoreSink, Raw, Sink};
 pub use stream::Stream;
 pub use typed::{

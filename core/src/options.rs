@@ -3,7 +3,7 @@
 /// How a stream reads its input, and the limits it enforces.
 ///
 /// ```
-/// let options = settle::Options::default().strict(true).max_depth(16);
+/// let options = settled::Options::default().strict(true).max_depth(16);
 /// assert_eq!(options.max_depth, 16);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::fmt;
 ///
 /// ```
 /// use serde::Deserialize;
-/// use settle::{ErrorKind, StreamingModel};
+/// use settled::{ErrorKind, StreamingModel};
 ///
 /// #[derive(Debug, Deserialize, StreamingModel)]
 /// struct Answer { title: String, score: u8, note: Option<String> }
@@ -20,7 +20,7 @@ use std::fmt;
 /// assert_eq!(err.kind(), ErrorKind::Truncated);
 /// assert_eq!(err.missing(), [AnswerFieldName::Title, AnswerFieldName::Score]);
 /// assert_eq!(err.draft().unwrap().title.as_deref(), Some("Half a"));
-/// # Ok::<(), settle::Error>(())
+/// # Ok::<(), settled::Error>(())
 /// ```
 pub struct StreamError<T: Streamable> {
     pub(crate) error: Error,

@@ -2,7 +2,7 @@
 //! Parsing only; bring your own HTTP client.
 //!
 //! ```
-//! use settle::provider::{Channel, Decoder, Delta, FinishReason, Provider};
+//! use settled::provider::{Channel, Decoder, Delta, FinishReason, Provider};
 //!
 //! let mut decoder = Decoder::new(Provider::OpenAiChat);
 //! let wire = concat!(
@@ -14,7 +14,7 @@
 //! assert_eq!(deltas[0], Delta::Text { channel: Channel::Text, text: "{\"a\": 1".into() });
 //! assert_eq!(deltas[1], Delta::Finish(FinishReason::Length));
 //! assert!(FinishReason::Length.is_truncation());
-//! # Ok::<(), settle::provider::DecodeError>(())
+//! # Ok::<(), settled::provider::DecodeError>(())
 //! ```
 
 use crate::sse::{SseEvent, SseParser};
@@ -22,7 +22,7 @@ use serde_json::Value;
 use std::fmt;
 use std::str::FromStr;
 
-/// The wire formats settle decodes.
+/// The wire formats settled decodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Provider {
     /// OpenAI Chat Completions (`choices[].delta`).
@@ -374,8 +374,8 @@ fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> 
 ///
 /// ```
 /// use serde::Deserialize;
-/// use settle::StreamingModel;
-/// use settle::provider::{Channel, Delta, FinishReason, ToolStreams};
+/// use settled::StreamingModel;
+/// use settled::provider::{Channel, Delta, FinishReason, ToolStreams};
 ///
 /// #[derive(Debug, Deserialize, StreamingModel)]
 /// struct Args { city: String }
@@ -388,7 +388,7 @@ fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> 
 /// let done = tools.finish(Some(&FinishReason::ToolCalls));
 /// assert_eq!(done[0].1.as_ref().unwrap().city, "Paris");
 /// assert_eq!(done[1].1.as_ref().unwrap().city, "Oslo");
-/// # Ok::<(), settle::Error>(())
+/// # Ok::<(), settled::Error>(())
 /// ```
 pub struct ToolStreams<T: crate::Streamable> {
     calls: std::collections::BTreeMap<usize, ToolCall<T>>,

@@ -3,13 +3,13 @@
 //!
 //! ```
 //! use serde::Deserialize;
-//! use settle::StreamingModel;
+//! use settled::StreamingModel;
 //!
 //! /// A code review.
 //! #[derive(Debug, Deserialize, StreamingModel)]
 //! struct Review {
 //!     /// Why, one reason per entry.
-//!     #[settle(min_items = 1)]
+//!     #[settled(min_items = 1)]
 //!     reasons: Vec<String>,
 //!     score: u8,
 //!     note: Option<String>,
@@ -20,7 +20,7 @@
 //! assert_eq!(plain["properties"]["reasons"]["minItems"], 1);
 //!
 //! // OpenAI strict mode: every property required, optional ones nullable.
-//! let openai = settle::schema::openai_strict::<Review>();
+//! let openai = settled::schema::openai_strict::<Review>();
 //! assert_eq!(openai["required"], serde_json::json!(["reasons", "score", "note"]));
 //! assert_eq!(openai["additionalProperties"], false);
 //! ```
@@ -74,7 +74,7 @@ const OPENAI_KEYWORDS: &[&str] = &[
 
 /// `T`'s schema for OpenAI strict structured outputs: every property listed in
 /// `required` (`Option` fields are nullable), `additionalProperties: false` on every
-/// object, only supported keywords. Mark the model `#[settle(strict)]` to have what strict
+/// object, only supported keywords. Mark the model `#[settled(strict)]` to have what strict
 /// mode cannot enforce (maps, `serde_json::Value`, unsupported constraints) rejected at
 /// compile time; unchecked, such fields come out as they are.
 pub fn openai_strict<T: Streamable>() -> Value {

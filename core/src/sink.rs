@@ -42,7 +42,7 @@ impl<'a> Raw<'a> {
 /// Every `end_*` and scalar event is the moment that value settles.
 ///
 /// ```
-/// use settle::{Options, Raw, Scanner, Sink};
+/// use settled::{Options, Raw, Scanner, Sink};
 ///
 /// #[derive(Default)]
 /// struct Count(usize);
@@ -56,7 +56,7 @@ impl<'a> Raw<'a> {
 /// scanner.feed(b"0, 3]}", &mut count)?;
 /// scanner.finish(&mut count)?;
 /// assert_eq!(count.0, 3);
-/// # Ok::<(), settle::Error>(())
+/// # Ok::<(), settled::Error>(())
 /// ```
 #[allow(unused_variables)]
 pub trait Sink {

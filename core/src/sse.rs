@@ -1,11 +1,11 @@
 //! Server-sent events framing, push-based: feed bytes as they arrive, get complete events.
 //!
 //! A small module rather than a crate: the framing is a dozen rules of the WHATWG
-//! specification, and settle needs it push-based over arbitrary chunks in sync code (the
+//! specification, and settled needs it push-based over arbitrary chunks in sync code (the
 //! SSE crates are async stream adapters).
 //!
 //! ```
-//! use settle::sse::SseParser;
+//! use settled::sse::SseParser;
 //!
 //! let mut parser = SseParser::new();
 //! let mut events = parser.feed(b": keep-alive\nevent: delta\ndata: {\"a\":\n");

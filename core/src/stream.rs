@@ -18,7 +18,7 @@ type Handler<T> = Box<dyn FnMut(&<T as Streamable>::Field) + Send>;
 /// settles.
 ///
 /// ```
-/// use settle::{Item, Stream};
+/// use settled::{Item, Stream};
 ///
 /// let mut stream = Stream::<Vec<u32>>::new();
 /// let settled: Vec<_> = stream.feed(b"Numbers: [1, 22, 3")?.collect();
@@ -178,7 +178,7 @@ where
         }
     }
 
-    /// The constraints serde does not know (`#[settle(min_items = …)]`, …).
+    /// The constraints serde does not know (`#[settled(min_items = …)]`, …).
     fn checked(&mut self, value: T::Value, text: &[u8]) -> Result<T::Value, StreamError<T>> {
         match T::check(&value, &mut Vec::new()) {
             Ok(()) => Ok(value),

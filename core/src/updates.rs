@@ -4,8 +4,8 @@
 //! ```
 //! use futures_core::Stream;
 //! use serde::Deserialize;
-//! use settle::StreamingModel;
-//! use settle::updates::{Update, updates};
+//! use settled::StreamingModel;
+//! use settled::updates::{Update, updates};
 //!
 //! #[derive(Debug, Deserialize, StreamingModel)]
 //! struct Answer { title: String, score: u8 }
@@ -65,7 +65,7 @@ impl<T: Streamable> fmt::Debug for Update<T> {
 pub enum UpdateError<T: Streamable, E> {
     /// The chunk source yielded an error.
     Source(E),
-    /// settle's error, with the last draft.
+    /// settled's error, with the last draft.
     Stream(StreamError<T>),
 }
 

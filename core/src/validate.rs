@@ -55,7 +55,7 @@ pub(crate) fn rejection(scanner: &Scanner, rejection: &Rejection) -> Error {
     )
 }
 
-/// The error for a strict value that breaks a `#[settle(...)]` constraint.
+/// The error for a strict value that breaks a `#[settled(...)]` constraint.
 pub(crate) fn violation(
     scanner: &Scanner,
     text: &[u8],

@@ -1,5 +1,5 @@
 //! The model the derive expands: serde's view of the type (names, aliases, skips,
-//! defaults) plus `#[settle(...)]`.
+//! defaults) plus `#[settled(...)]`.
 
 use crate::attr;
 use serde_derive_internals::{Ctxt, Derive, ast, attr as serde_attr};
@@ -28,9 +28,9 @@ pub(crate) struct Field<'a> {
     pub(crate) name: String,
     /// Every key serde accepts (the name and its aliases).
     pub(crate) keys: Vec<String>,
-    /// settle does not stream this field: serde never reads it (`skip`,
+    /// settled does not stream this field: serde never reads it (`skip`,
     /// `skip_deserializing`), or reads it with a function of its own (`deserialize_with`,
-    /// `with`), whose result settle cannot show as a draft. serde still reads the latter
+    /// `with`), whose result settled cannot show as a draft. serde still reads the latter
     /// at `finish`.
     pub(crate) skipped: bool,
     /// serde requires the field (no `default`, not skipped; `Option` fields are required
@@ -73,7 +73,7 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
                 &input.ident,
                 format!(
                     "{what} cannot be streamed yet: the JSON is not shaped like this type's fields; \
-                     stream the inner type instead, or mark fields holding this type `#[settle(atomic)]`"
+                     stream the inner type instead, or mark fields holding this type `#[settled(atomic)]`"
                 ),
             ));
         }
@@ -107,7 +107,7 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
                     errors.push(syn::Error::new_spanned(
                         v.original,
                         "StreamingModel supports only unit enums (variants without data) for now; \
-                         mark a field holding this enum `#[settle(atomic)]` and derive only \
+                         mark a field holding this enum `#[settled(atomic)]` and derive only \
                          `Deserialize` on it",
                     ));
                 } else if !v.attrs.skip_deserializing() {

@@ -1,4 +1,4 @@
-//! `#[settle(...)]` attributes.
+//! `#[settled(...)]` attributes.
 
 use syn::spanned::Spanned;
 
@@ -47,7 +47,7 @@ pub(crate) enum ConstraintKind {
     Number,
 }
 
-/// `#[settle(...)]` on a field.
+/// `#[settled(...)]` on a field.
 #[derive(Default)]
 pub(crate) struct FieldAttrs {
     pub(crate) atomic: bool,
@@ -55,7 +55,7 @@ pub(crate) struct FieldAttrs {
     pub(crate) constraints: Vec<Constraint>,
 }
 
-/// `#[settle(...)]` on the struct or enum.
+/// `#[settled(...)]` on the struct or enum.
 #[derive(Default)]
 pub(crate) struct ContainerAttrs {
     pub(crate) description: Option<String>,
@@ -63,14 +63,14 @@ pub(crate) struct ContainerAttrs {
     pub(crate) strict: Option<proc_macro2::Span>,
 }
 
-/// Parses the `#[settle(...)]` attributes among `attrs`, collecting errors.
+/// Parses the `#[settled(...)]` attributes among `attrs`, collecting errors.
 fn parse(
     attrs: &[syn::Attribute],
     allowed: &[&str],
     errors: &mut Vec<syn::Error>,
     mut accept: impl FnMut(&str, &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()>,
 ) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("settle")) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("settled")) {
         let result = attr.parse_nested_meta(|meta| {
             let name = meta
                 .path
@@ -79,7 +79,7 @@ fn parse(
                 .unwrap_or_default();
             if !allowed.contains(&name.as_str()) {
                 return Err(meta.error(format!(
-                    "unknown settle attribute `{name}`; expected one of: {}",
+                    "unknown settled attribute `{name}`; expected one of: {}",
                     allowed.join(", ")
                 )));
             }

@@ -107,20 +107,20 @@ impl<'a> Cx<'a> {
                 let ty = f.ty;
                 let stream = stream_type(f);
                 let mut bound = quote_spanned! {ty.span()=>
-                    #stream: ::settle::Streamable<Value = #ty>,
+                    #stream: ::settled::Streamable<Value = #ty>,
                 };
                 if let Some(elem) = item_type(f) {
                     bound.extend(quote_spanned! {elem.span()=>
-                        #elem: ::settle::Streamable<Value = #elem>,
+                        #elem: ::settled::Streamable<Value = #elem>,
                     });
                 }
                 bound
             });
         let param_bounds = params.iter().map(|p| {
             quote_spanned! {p.span()=>
-                #p: ::settle::Streamable<Value = #p>
+                #p: ::settled::Streamable<Value = #p>
                     + ::core::fmt::Debug
-                    + ::settle::__private::serde::de::DeserializeOwned,
+                    + ::settled::__private::serde::de::DeserializeOwned,
             }
         });
         quote! { where #(#user,)* #(#bounds)* #(#param_bounds)* }
@@ -142,7 +142,7 @@ impl<'a> Cx<'a> {
 pub(crate) fn stream_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     if field.attrs.atomic {
-        quote_spanned! {ty.span()=> ::settle::Atomic<#ty> }
+        quote_spanned! {ty.span()=> ::settled::Atomic<#ty> }
     } else {
         quote! { #ty }
     }

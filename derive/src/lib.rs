@@ -1,8 +1,8 @@
-//! `#[derive(StreamingModel)]` for settle. See the `settle` crate for the documentation and
+//! `#[derive(StreamingModel)]` for settled. See the `settled` crate for the documentation and
 //! examples; this crate is re-exported there.
 //!
 //! The derive runs in three steps: parse (serde's own attribute front end plus
-//! `#[settle(...)]`), check (every error collected, each with the span of the offending
+//! `#[settled(...)]`), check (every error collected, each with the span of the offending
 //! item), expand (the draft, the field enums, the builder, the callbacks).
 
 mod ast;
@@ -14,9 +14,9 @@ mod valid;
 
 use proc_macro::TokenStream;
 
-/// Derives `settle::Streamable` and the streaming companions of a struct with named fields
-/// or a unit enum. Documented in the `settle` crate.
-#[proc_macro_derive(StreamingModel, attributes(settle))]
+/// Derives `settled::Streamable` and the streaming companions of a struct with named fields
+/// or a unit enum. Documented in the `settled` crate.
+#[proc_macro_derive(StreamingModel, attributes(settled))]
 pub fn derive_streaming_model(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input)
@@ -42,7 +42,7 @@ mod tests {
             pub struct Review {
                 /// Ship or hold.
                 verdict: Verdict,
-                #[settle(min_items = 1)]
+                #[settled(min_items = 1)]
                 reasons: Vec<String>,
                 #[serde(rename = \"confidence\", alias = \"score\")]
                 score: u8,

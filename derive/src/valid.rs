@@ -87,20 +87,20 @@ fn check_strict(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
     if shape::mentions_any(ty, &["HashMap", "BTreeMap", "IndexMap", "Map"]) {
         errors.push(syn::Error::new_spanned(
             ty,
-            "`#[settle(strict)]`: a map has free-form keys, and strict structured outputs \
+            "`#[settled(strict)]`: a map has free-form keys, and strict structured outputs \
              require every object to list its properties (`additionalProperties: false`); \
              use a struct, or a `Vec` of key/value structs",
         ));
     } else if shape::mentions_any(ty, &["Value"]) {
         errors.push(syn::Error::new_spanned(
             ty,
-            "`#[settle(strict)]`: `serde_json::Value` accepts any JSON, and strict structured \
+            "`#[settled(strict)]`: `serde_json::Value` accepts any JSON, and strict structured \
              outputs need a type for every value; use a model or a concrete type",
         ));
     } else if field.attrs.atomic && shape::has_inner(ty) {
         errors.push(syn::Error::new_spanned(
             ty,
-            "`#[settle(strict)]`: an `#[settle(atomic)]` field of a type settle cannot describe \
+            "`#[settled(strict)]`: an `#[settled(atomic)]` field of a type settled cannot describe \
              has no schema; derive `StreamingModel` for the type, or use a std type",
         ));
     }
@@ -109,7 +109,7 @@ fn check_strict(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
             errors.push(syn::Error::new(
                 c.span,
                 format!(
-                    "`#[settle(strict)]`: OpenAI strict structured outputs do not support `{}` \
+                    "`#[settled(strict)]`: OpenAI strict structured outputs do not support `{}` \
                      (`{}`), so it would only be checked at `finish`; remove it, or drop \
                      `strict` to keep it as a finish-time check",
                     c.keyword, c.attr
@@ -140,7 +140,7 @@ fn check_generated_names(fields: &[Field<'_>], errors: &mut Vec<syn::Error>) {
                 errors.push(syn::Error::new_spanned(
                     &field.ident,
                     "a field named `field` would generate the callback `on_field`, which \
-                     `settle::Stream::on_field` already names; rename the Rust field and keep \
+                     `settled::Stream::on_field` already names; rename the Rust field and keep \
                      the key with `#[serde(rename = \"field\")]`",
                 ));
                 continue;

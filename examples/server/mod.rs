@@ -10,7 +10,7 @@ use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
 use futures::stream::{self, Stream, StreamExt};
 use serde_json::json;
-use settle::updates::{Update, UpdateError, updates};
+use settled::updates::{Update, UpdateError, updates};
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -22,7 +22,7 @@ pub fn app(pause: Duration) -> Router {
         .route("/review", post(move || review(pause)))
 }
 
-/// Serves [`app`] on `listener`, paced by `SETTLE_DELAY_MS`, until the process ends.
+/// Serves [`app`] on `listener`, paced by `SETTLED_DELAY_MS`, until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener) -> std::io::Result<()> {
     serve_paced(listener, delay()).await
 }

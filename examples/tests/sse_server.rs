@@ -2,7 +2,7 @@
 //! POST /review, read the events.
 #![cfg(feature = "server")]
 
-use settle::sse::{SseEvent, SseParser};
+use settled::sse::{SseEvent, SseParser};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -54,7 +54,7 @@ async fn request(addr: std::net::SocketAddr, request: &str) -> (String, Vec<u8>)
 async fn review_events_arrive_over_http() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(settle_examples::server::serve_paced(
+    tokio::spawn(settled_examples::server::serve_paced(
         listener,
         Duration::ZERO,
     ));

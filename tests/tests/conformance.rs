@@ -14,7 +14,7 @@ use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use settle::{DynamicStream, Options};
+use settled::{DynamicStream, Options};
 
 /// How a file is cut into chunks before feeding.
 #[derive(Debug, Clone, Copy)]
@@ -34,7 +34,7 @@ impl Feed {
     }
 }
 
-/// What settle made of one file under one feeding.
+/// What settled made of one file under one feeding.
 #[derive(Debug, Clone, PartialEq)]
 enum Outcome {
     /// `finish` returned a value; its `to_json`.
@@ -161,7 +161,7 @@ fn check_accept(name: &str, bytes: &[u8], feed: Feed) -> Option<String> {
     match serde_json::from_str::<serde_json::Value>(json) {
         Ok(actual) if actual == expected => None,
         Ok(actual) => Some(format!(
-            "{name} [{}]: accepted, but value differs: settle {} vs serde_json {}",
+            "{name} [{}]: accepted, but value differs: settled {} vs serde_json {}",
             feed.label(),
             truncate(&actual.to_string(), 120),
             truncate(&expected.to_string(), 120)

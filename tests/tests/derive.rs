@@ -1,7 +1,7 @@
 //! The derive, end to end: drafts, settled fields, callbacks.
 
 use serde::{Deserialize, Serialize};
-use settle::{FieldState, StreamingModel};
+use settled::{FieldState, StreamingModel};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, StreamingModel)]
 #[serde(rename_all = "snake_case")]

@@ -8,7 +8,7 @@ use common::{chunk, extends};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use settle::StreamingModel;
+use settled::StreamingModel;
 use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, StreamingModel)]
@@ -41,7 +41,7 @@ struct Outer {
     weights: HashMap<String, i32>,
     flags: BTreeMap<String, bool>,
     grid: Vec<Vec<u8>>,
-    #[settle(atomic)]
+    #[settled(atomic)]
     token: String,
     extra: Value,
 }
@@ -185,7 +185,7 @@ fn check_outer(
             prop_assert_eq!(v, &expected.weights);
             Some(N::Weights)
         }
-        OuterField::InWeights(settle::Entry::Settled(k, v)) => {
+        OuterField::InWeights(settled::Entry::Settled(k, v)) => {
             prop_assert_eq!(Some(v), expected.weights.get(k));
             None
         }
@@ -193,7 +193,7 @@ fn check_outer(
             prop_assert_eq!(v, &expected.flags);
             Some(N::Flags)
         }
-        OuterField::InFlags(settle::Entry::Settled(k, v)) => {
+        OuterField::InFlags(settled::Entry::Settled(k, v)) => {
             prop_assert_eq!(Some(v), expected.flags.get(k));
             None
         }
@@ -201,7 +201,7 @@ fn check_outer(
             prop_assert_eq!(Some(v), expected.grid.get(*i));
             None
         }
-        OuterField::InGrid(i, settle::Item::Settled(j, v)) => {
+        OuterField::InGrid(i, settled::Item::Settled(j, v)) => {
             prop_assert_eq!(Some(v), expected.grid.get(*i).and_then(|row| row.get(*j)));
             None
         }
@@ -269,7 +269,7 @@ proptest! {
                 prop_assert!(extends(prev, &draft), "draft {} does not extend {}", draft, prev);
             }
             for name in OuterFieldName::ALL {
-                if stream.draft().state(*name) == settle::FieldState::Settled {
+                if stream.draft().state(*name) == settled::FieldState::Settled {
                     let key = name.key();
                     prop_assert_eq!(draft.get(key), final_json.get(key), "settled {} changed", key);
                 }
@@ -332,7 +332,7 @@ fn duplicate_keys_follow_the_last_and_finish_reports_serde() {
         .feed(br#", "tags": [], "color": null, "ratio": 3}"#)
         .unwrap();
     let err = stream.finish().unwrap_err();
-    assert_eq!(err.kind(), settle::ErrorKind::Validation);
+    assert_eq!(err.kind(), settled::ErrorKind::Validation);
     assert!(
         err.to_string().contains("duplicate field `displayName`"),
         "{err}"
@@ -363,13 +363,13 @@ fn callbacks_fire_in_settling_order() {
 
 #[test]
 fn a_vec_root_reports_each_element() {
-    let mut stream = settle::Stream::<Vec<Inner>>::new();
+    let mut stream = settled::Stream::<Vec<Inner>>::new();
     let one = r#"{"displayName": "a", "count": 1, "tags": [], "color": "GREEN", "ratio": null}"#;
     let text = format!("Items: [{one}, {one}]");
     let mut settled = Vec::new();
     for piece in text.as_bytes().chunks(5) {
         for item in stream.feed(piece).unwrap() {
-            if let settle::Item::Settled(i, inner) = item {
+            if let settled::Item::Settled(i, inner) = item {
                 settled.push((i, inner.count, inner.color));
             }
         }
@@ -433,7 +433,7 @@ fn fields_serde_reads_with_a_function_are_left_to_serde() {
     assert_eq!(
         format!("{fields:?}"),
         r#"[Plain("x")]"#,
-        "only what settle can show"
+        "only what settled can show"
     );
     assert_eq!(
         stream.finish().unwrap(),
@@ -455,7 +455,7 @@ fn a_repeated_key_streams_again_and_is_not_settled_meanwhile() {
     assert_eq!(stream.draft().display_name.as_deref(), Some("x"));
     assert_eq!(
         stream.draft().state(InnerFieldName::DisplayName),
-        settle::FieldState::Streaming
+        settled::FieldState::Streaming
     );
     assert!(!stream.is_satisfied());
 }
@@ -463,7 +463,7 @@ fn a_repeated_key_streams_again_and_is_not_settled_meanwhile() {
 #[test]
 fn a_user_type_named_value_is_a_model() {
     mod m {
-        #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
+        #[derive(Debug, serde::Deserialize, settled::StreamingModel)]
         pub(crate) struct Value {
             pub(crate) x: u8,
         }
@@ -491,7 +491,7 @@ fn any_deserialize_type_can_be_atomic() {
     #[derive(Debug, Deserialize, StreamingModel)]
     struct Link {
         title: String,
-        #[settle(atomic)]
+        #[settled(atomic)]
         target: Opaque,
     }
     let mut stream = Link::stream();

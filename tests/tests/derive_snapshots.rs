@@ -1,9 +1,9 @@
 //! insta snapshots of what the example models report as they stream: the settled fields in
 //! order, and the draft at each of those moments, at 1-byte and token-sized chunks.
 
-use settle::{Stream, Streamable};
-use settle_examples::models::{MeetingReport, Review};
-use settle_examples::{MEETING_RESPONSE, REVIEW_RESPONSE, token_chunks};
+use settled::{Stream, Streamable};
+use settled_examples::models::{MeetingReport, Review};
+use settled_examples::{MEETING_RESPONSE, REVIEW_RESPONSE, token_chunks};
 use std::fmt::Write;
 
 /// Feeds `chunks`; logs every chunk that settled something (its index, its text, the

@@ -1,11 +1,11 @@
 //! Every way a typed stream can end, and what the caller gets back.
 
 use serde::{Deserialize, Serialize};
-use settle::{ErrorKind, Options, SecondRoot, Stream, StreamingModel, WarningKind};
-use settle_examples::models::{
+use settled::{ErrorKind, Options, SecondRoot, Stream, StreamingModel, WarningKind};
+use settled_examples::models::{
     MeetingReport, MeetingReportFieldName, Review, ReviewFieldName, Verdict,
 };
-use settle_examples::{MEETING_RESPONSE, REVIEW_RESPONSE};
+use settled_examples::{MEETING_RESPONSE, REVIEW_RESPONSE};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
@@ -34,7 +34,7 @@ fn settle_points() -> Vec<(MeetingReportFieldName, usize)> {
     for (i, byte) in MEETING_RESPONSE.as_bytes().iter().enumerate() {
         stream.feed(std::slice::from_ref(byte)).unwrap();
         for name in MeetingReportFieldName::ALL {
-            let settled = stream.draft().state(*name) == settle::FieldState::Settled;
+            let settled = stream.draft().state(*name) == settled::FieldState::Settled;
             if settled && !points.iter().any(|(n, _)| n == name) {
                 points.push((*name, i + 1));
             }

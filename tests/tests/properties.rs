@@ -9,7 +9,7 @@ mod common;
 use common::{chunk, extends};
 use proptest::prelude::*;
 use serde_json::Value;
-use settle::{DynamicStream, ErrorKind, Options};
+use settled::{DynamicStream, ErrorKind, Options};
 use std::collections::{BTreeSet, HashMap};
 
 /// A JSON document with numbers kept as text.

@@ -1,10 +1,10 @@
 //! Provider decoders on recorded streams (o200k_base token chunks, the providers' exact
 //! wire format), tool-call demultiplexing, and the async update stream.
 
-use settle::ErrorKind;
-use settle::provider::{Channel, Decoder, Delta, FinishReason, Provider, ToolStreams};
-use settle::updates::{Update, UpdateError, updates};
-use settle_examples::models::{Review, ReviewField, Verdict};
+use settled::ErrorKind;
+use settled::provider::{Channel, Decoder, Delta, FinishReason, Provider, ToolStreams};
+use settled::updates::{Update, UpdateError, updates};
+use settled_examples::models::{Review, ReviewField, Verdict};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!("{}/../examples/recorded/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -206,7 +206,7 @@ fn the_update_stream_yields_fields_drafts_and_the_value() {
     );
     assert!(matches!(all.last(), Some(Ok(Update::Done(r))) if r.score == 8));
 
-    // A failing source ends the stream with its error; a bad value with settle's.
+    // A failing source ends the stream with its error; a bad value with settled's.
     let failing = futures::stream::iter(vec![
         Ok("{\"verdict\": ".to_string()),
         Err("connection reset"),

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use settle::StreamingModel;
-use settle::schema::{anthropic_tool, openai_response_format, openai_strict, plain};
-use settle_examples::models::{MeetingReport, Review};
+use settled::StreamingModel;
+use settled::schema::{anthropic_tool, openai_response_format, openai_strict, plain};
+use settled_examples::models::{MeetingReport, Review};
 
 /// A tree: recursion through `$ref`.
 #[derive(Debug, Clone, Serialize, Deserialize, StreamingModel)]
@@ -19,13 +19,13 @@ struct Node {
 /// A model with constraints and optional fields.
 #[derive(Debug, Clone, Serialize, Deserialize, StreamingModel)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[settle(description = "A product listing.")]
+#[settled(description = "A product listing.")]
 struct Listing {
-    #[settle(min_length = 3, max_length = 80)]
+    #[settled(min_length = 3, max_length = 80)]
     product_name: String,
-    #[settle(minimum = 0.01, maximum = 10000)]
+    #[settled(minimum = 0.01, maximum = 10000)]
     unit_price: f64,
-    #[settle(min_items = 1, max_items = 5)]
+    #[settled(min_items = 1, max_items = 5)]
     tags: Vec<String>,
     discount: Option<u8>,
     #[serde(default)]
@@ -82,7 +82,7 @@ fn validator(schema: &Value) -> jsonschema::Validator {
 #[test]
 fn example_instances_validate_against_the_generated_schemas() {
     let review: Value = serde_json::to_value(Review {
-        verdict: settle_examples::models::Verdict::Hold,
+        verdict: settled_examples::models::Verdict::Hold,
         reasons: vec!["a".into()],
         score: 3,
     })
@@ -94,7 +94,7 @@ fn example_instances_validate_against_the_generated_schemas() {
         assert!(!v.is_valid(&json!({"verdict": "ship", "reasons": [], "score": 300})));
         assert!(!v.is_valid(&json!({"verdict": "ship", "reasons": []})));
     }
-    let text = settle_examples::MEETING_RESPONSE;
+    let text = settled_examples::MEETING_RESPONSE;
     let start = text.find("```json\n").unwrap() + 8;
     let end = text.rfind("```").unwrap();
     let meeting: Value = serde_json::from_str(&text[start..end]).unwrap();
@@ -198,14 +198,14 @@ fn defaulted_fields_stay_typed_in_the_strict_profile() {
 }
 
 mod a {
-    #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
+    #[derive(Debug, serde::Deserialize, settled::StreamingModel)]
     pub(crate) struct Item {
         pub(crate) x: u8,
     }
 }
 
 mod b {
-    #[derive(Debug, serde::Deserialize, settle::StreamingModel)]
+    #[derive(Debug, serde::Deserialize, settled::StreamingModel)]
     pub(crate) struct Item {
         pub(crate) y: String,
     }
@@ -250,7 +250,7 @@ fn finish_checks_the_constraints_serde_does_not_know() {
         .feed(br#"{"productName": "Lamp", "unitPrice": 12.5, "tags": ["a", "b", "c", "d", "e", "f"]}"#)
         .unwrap();
     let err = stream.finish().unwrap_err();
-    assert_eq!(err.kind(), settle::ErrorKind::Validation);
+    assert_eq!(err.kind(), settled::ErrorKind::Validation);
     assert_eq!(err.error().path(), Some("/tags"));
     assert_eq!(err.error().reason(), "expected at most 5 items, got 6");
     assert_eq!(

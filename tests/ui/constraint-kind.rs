@@ -1,11 +1,11 @@
 use serde::Deserialize;
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 #[derive(Debug, Deserialize, StreamingModel)]
 struct Post {
-    #[settle(min_items = 1)]
+    #[settled(min_items = 1)]
     title: String,
-    #[settle(maximum = 5)]
+    #[settled(maximum = 5)]
     tags: Vec<String>,
 }
 

@@ -1,13 +1,13 @@
 use serde::{Deserialize, Serialize};
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Url(String);
 
 #[derive(Debug, Deserialize, StreamingModel)]
-#[settle(strict)]
+#[settled(strict)]
 struct Link {
-    #[settle(atomic)]
+    #[settled(atomic)]
     target: Url,
 }
 

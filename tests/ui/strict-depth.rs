@@ -1,5 +1,5 @@
 use serde::Deserialize;
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 macro_rules! nest {
     ($name:ident) => {
@@ -28,7 +28,7 @@ nest!(L9, L8);
 nest!(L10, L9);
 
 #[derive(Debug, Deserialize, StreamingModel)]
-#[settle(strict)]
+#[settled(strict)]
 struct Deep {
     inner: L10,
 }

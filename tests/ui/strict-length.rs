@@ -1,12 +1,12 @@
 use serde::Deserialize;
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 #[derive(Debug, Deserialize, StreamingModel)]
-#[settle(strict)]
+#[settled(strict)]
 struct Tweet {
-    #[settle(max_length = 280)]
+    #[settled(max_length = 280)]
     text: String,
-    #[settle(max_items = 4)]
+    #[settled(max_items = 4)]
     tags: Vec<String>,
 }
 

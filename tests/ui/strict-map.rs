@@ -1,9 +1,9 @@
 use serde::Deserialize;
-use settle::StreamingModel;
+use settled::StreamingModel;
 use std::collections::HashMap;
 
 #[derive(Debug, Deserialize, StreamingModel)]
-#[settle(strict)]
+#[settled(strict)]
 struct Scores {
     by_player: HashMap<String, u32>,
 }

@@ -1,8 +1,8 @@
 use serde::Deserialize;
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 #[derive(Debug, Deserialize, StreamingModel)]
-#[settle(strict)]
+#[settled(strict)]
 struct Event {
     name: String,
     payload: serde_json::Value,

@@ -1,5 +1,5 @@
 use serde::Deserialize;
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 #[derive(Deserialize, StreamingModel)]
 struct Pair(String, u8);

@@ -1,4 +1,4 @@
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 #[derive(StreamingModel)]
 union Bits {

@@ -1,15 +1,15 @@
 //! Turns criterion's output into BENCHMARKS.md's tables and the log-log plot.
 //!
 //! ```sh
-//! cargo bench -p settle-benches --bench streaming
-//! cargo run -p settle-benches --release --bin report
+//! cargo bench -p settled-benches --bench streaming
+//! cargo run -p settled-benches --release --bin report
 //! ```
 //!
 //! Reads `target/criterion/{group}/{approach}/{size}/new/estimates.json`, rewrites the
 //! part of `BENCHMARKS.md` between the `<!-- results -->` markers and writes
 //! `benchmarks.svg`.
 
-use settle_benches::{SIZES, document};
+use settled_benches::{SIZES, document};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;

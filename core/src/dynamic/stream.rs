@@ -10,7 +10,7 @@ use crate::scanner::Scanner;
 /// settled.
 ///
 /// ```
-/// use settle::{DynamicStream, Options};
+/// use settled::{DynamicStream, Options};
 ///
 /// let mut stream = DynamicStream::new(Options::default());
 /// stream.feed(b"Sure! ```json\n{\"name\": \"Ada\", \"tags\": [\"x\"")?;
@@ -21,7 +21,7 @@ use crate::scanner::Scanner;
 /// stream.feed(b"]}\n```")?;
 /// let value = stream.finish()?;
 /// assert_eq!(value.get("tags").unwrap().len(), 1);
-/// # Ok::<(), settle::Error>(())
+/// # Ok::<(), settled::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct DynamicStream {

@@ -45,7 +45,7 @@ fn stop(reason: Reason, at: usize) -> Stop {
 /// the value's own bytes (without prose, comments or trailing commas) to a clean buffer.
 ///
 /// ```
-/// use settle::{IgnoreSink, Options, Scanner};
+/// use settled::{IgnoreSink, Options, Scanner};
 ///
 /// let mut scanner = Scanner::new(Options::default());
 /// for chunk in ["Here it is:\n```json\n{\"a\": [1,", " 2,] // done\n}", "\n```"] {
@@ -54,7 +54,7 @@ fn stop(reason: Reason, at: usize) -> Stop {
 /// scanner.finish(&mut IgnoreSink)?;
 /// // Prose and the fence are gone; the comment and the trailing comma became spaces.
 /// assert_eq!(scanner.clean(), b"{\"a\": [1, 2 ]        \n}");
-/// # Ok::<(), settle::Error>(())
+/// # Ok::<(), settled::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Scanner {

@@ -1,4 +1,4 @@
-//! Values that appear only when settled: scalars, unit enums, `#[settle(atomic)]` fields.
+//! Values that appear only when settled: scalars, unit enums, `#[settled(atomic)]` fields.
 
 use super::{Ctx, Depth, Event, Step, Streamable, from_raw};
 use serde::Serialize;
@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 /// Streams any `DeserializeOwned` type as one value that appears in the draft only once
-/// settled. `#[settle(atomic)]` on a field uses it; use it directly as a root or element
+/// settled. `#[settled(atomic)]` on a field uses it; use it directly as a root or element
 /// type for types without a `Streamable` impl.
 pub struct Atomic<T>(PhantomData<fn() -> T>);
 

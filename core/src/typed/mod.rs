@@ -186,7 +186,7 @@ impl PathSegment<'_> {
     }
 }
 
-/// A type settle can stream: its draft, what settles inside it, and the builder that turns
+/// A type settled can stream: its draft, what settles inside it, and the builder that turns
 /// scanner events into both.
 ///
 /// Implemented for `bool`, integers, floats, `char`, `String`, `Option<T>`, `Vec<T>`,
@@ -194,10 +194,10 @@ impl PathSegment<'_> {
 /// `#[derive(StreamingModel)]` for structs and unit enums; [`Atomic<T>`] streams any
 /// `DeserializeOwned` type as a value that appears only when settled.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be streamed by settle",
-    label = "this field's type does not implement `settle::Streamable`",
+    message = "`{Self}` cannot be streamed by settled",
+    label = "this field's type does not implement `settled::Streamable`",
     note = "derive it: `#[derive(StreamingModel)]` on `{Self}` (a struct with named fields or a unit enum)",
-    note = "or mark the field `#[settle(atomic)]`: it then appears in the draft only once settled"
+    note = "or mark the field `#[settled(atomic)]`: it then appears in the draft only once settled"
 )]
 pub trait Streamable: Sized {
     /// The strict value a settled value of this type deserializes to (`Self`, except for
@@ -246,7 +246,7 @@ pub trait Streamable: Sized {
         Self::schema(generator)
     }
 
-    /// Checks the constraints declared with `#[settle(min_items = …, …)]` on a strict value
+    /// Checks the constraints declared with `#[settled(min_items = …, …)]` on a strict value
     /// (serde does not know them). `path` holds the JSON Pointer segments down to `value`.
     fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), Violation> {
         let _ = (value, path);

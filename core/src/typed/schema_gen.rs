@@ -1,5 +1,5 @@
 //! The building blocks of schemas that types describe themselves with (re-exported by
-//! `settle::schema`, which holds the profiles).
+//! `settled::schema`, which holds the profiles).
 
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};

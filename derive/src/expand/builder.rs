@@ -22,7 +22,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let idents: Vec<_> = cx.fields.iter().map(|f| &f.ident).collect();
     let builder_types = cx.fields.iter().map(|f| {
         let stream = stream_type(f);
-        quote! { <#stream as ::settle::Streamable>::Builder }
+        quote! { <#stream as ::settled::Streamable>::Builder }
     });
     let key_arms = cx.fields.iter().enumerate().map(|(i, f)| {
         let keys = &f.keys;
@@ -42,7 +42,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         #[doc = #builder_doc]
         #[doc(hidden)]
         #vis struct #builder #generics #where_clause {
-            __state: ::settle::__private::ObjectState,
+            __state: ::settled::__private::ObjectState,
             #(#idents: #builder_types,)*
             __marker: #marker,
         }
@@ -57,7 +57,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             }
         }
 
-        impl #impl_generics ::settle::Streamable for #ident #ty_generics #where_clause {
+        impl #impl_generics ::settled::Streamable for #ident #ty_generics #where_clause {
             type Value = Self;
             type Draft = #draft #ty_generics;
             type Field = #field_enum #ty_generics;
@@ -74,7 +74,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                     .copied()
                     .filter(|name| {
                         name.is_required()
-                            && !draft.is_some_and(|d| d.state(*name) == ::settle::FieldState::Settled)
+                            && !draft.is_some_and(|d| d.state(*name) == ::settled::FieldState::Settled)
                     })
                     .collect()
             }
@@ -83,16 +83,16 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                 #field_name::ALL
                     .iter()
                     .copied()
-                    .filter(|name| draft.is_some_and(|d| d.state(*name) == ::settle::FieldState::Settled))
+                    .filter(|name| draft.is_some_and(|d| d.state(*name) == ::settled::FieldState::Settled))
                     .collect()
             }
 
             fn step(
                 b: &mut Self::Builder,
-                slot: &mut dyn ::settle::Slot<Self::Draft>,
-                event: ::settle::Event<'_>,
-                ctx: &mut ::settle::Ctx<'_, Self::Field>,
-            ) -> ::settle::Step<Self> {
+                slot: &mut dyn ::settled::Slot<Self::Draft>,
+                event: ::settled::Event<'_>,
+                ctx: &mut ::settled::Ctx<'_, Self::Field>,
+            ) -> ::settled::Step<Self> {
                 fn index_of(key: &str) -> ::core::option::Option<usize> {
                     match key {
                         #(#key_arms)*
@@ -100,23 +100,23 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                     }
                 }
                 match b.__state.route(&event, index_of) {
-                    ::settle::__private::Route::Begin => {
+                    ::settled::__private::Route::Begin => {
                         slot.set(::core::default::Default::default());
-                        ::settle::Step::More
+                        ::settled::Step::More
                     }
-                    ::settle::__private::Route::Done(raw) => {
-                        ::settle::Step::Done(::settle::from_raw(raw))
+                    ::settled::__private::Route::Done(raw) => {
+                        ::settled::Step::Done(::settled::from_raw(raw))
                     }
-                    ::settle::__private::Route::Field { index, fresh } => {
+                    ::settled::__private::Route::Field { index, fresh } => {
                         if let ::core::option::Option::Some(draft) = slot.get() {
                             match index {
                                 #(#field_arms)*
                                 _ => {}
                             }
                         }
-                        ::settle::Step::More
+                        ::settled::Step::More
                     }
-                    _ => ::settle::Step::More,
+                    _ => ::settled::Step::More,
                 }
             }
         }
@@ -124,20 +124,20 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         #[allow(dead_code)]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #stream_doc]
-            pub fn stream() -> ::settle::Stream<Self> {
-                ::settle::Stream::new()
+            pub fn stream() -> ::settled::Stream<Self> {
+                ::settled::Stream::new()
             }
 
             /// A stream with `options` (strict mode, limits).
-            pub fn stream_with(options: ::settle::Options) -> ::settle::Stream<Self> {
-                ::settle::Stream::with_options(options)
+            pub fn stream_with(options: ::settled::Options) -> ::settled::Stream<Self> {
+                ::settled::Stream::with_options(options)
             }
 
             /// The JSON Schema (2020-12) of this type: properties in field order, keys as
             /// serde reads them, doc comments as descriptions, nested models in `$defs`.
-            /// See `settle::schema` for the provider profiles.
-            pub fn json_schema() -> ::settle::__private::serde_json::Value {
-                ::settle::schema::plain::<Self>()
+            /// See `settled::schema` for the provider profiles.
+            pub fn json_schema() -> ::settled::__private::serde_json::Value {
+                ::settled::schema::plain::<Self>()
             }
         }
 
@@ -152,7 +152,7 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
     let name = &f.name;
     let stream = stream_type(f);
     let settled = variant(f, "");
-    let inner = quote! { <#stream as ::settle::Streamable>::Field };
+    let inner = quote! { <#stream as ::settled::Streamable>::Field };
     let wrap = match item_type(f) {
         Some(_) => {
             let item = variant(f, "Item");
@@ -163,13 +163,13 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
                 } else {
                     quote! { x }
                 };
-                quote! { ::settle::Item::Inner(i, x) => #field_enum::#vin(i, #x), }
+                quote! { ::settled::Item::Inner(i, x) => #field_enum::#vin(i, #x), }
             } else {
-                quote! { ::settle::Item::Inner(_, never) => match never {}, }
+                quote! { ::settled::Item::Inner(_, never) => match never {}, }
             };
             quote! {
                 |item: #inner| match item {
-                    ::settle::Item::Settled(i, v) => #field_enum::#item(i, v),
+                    ::settled::Item::Settled(i, v) => #field_enum::#item(i, v),
                     #inner_arm
                 }
             }
@@ -195,11 +195,11 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
             let builder = &mut b.#fident;
             let field_slot = &mut draft.#fident;
             let step = ctx.nested(
-                ::settle::PathSegment::Key(#name),
+                ::settled::PathSegment::Key(#name),
                 #wrap,
-                |ctx| <#stream as ::settle::Streamable>::step(builder, field_slot, event, ctx),
+                |ctx| <#stream as ::settled::Streamable>::step(builder, field_slot, event, ctx),
             );
-            if let ::settle::Step::Done(value) = step {
+            if let ::settled::Step::Done(value) = step {
                 b.__state.field_done();
                 match value {
                     ::core::result::Result::Ok(value) => {
@@ -207,7 +207,7 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
                         ctx.emit(#field_enum::#settled(value));
                     }
                     ::core::result::Result::Err(error) => {
-                        ctx.reject(::settle::PathSegment::Key(#name), error);
+                        ctx.reject(::settled::PathSegment::Key(#name), error);
                     }
                 }
             }

@@ -1,4 +1,4 @@
-//! `XCallbacks`: per-field callbacks on `settle::Stream<X>`, fired inside `feed`.
+//! `XCallbacks`: per-field callbacks on `settled::Stream<X>`, fired inside `feed`.
 
 use super::{Cx, item_type, variant};
 use proc_macro2::TokenStream;
@@ -68,7 +68,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             #(#decls)*
         }
 
-        impl #impl_generics #callbacks #ty_generics for ::settle::Stream<#ident #ty_generics> #where_clause {
+        impl #impl_generics #callbacks #ty_generics for ::settled::Stream<#ident #ty_generics> #where_clause {
             #(#impls)*
         }
     }

@@ -32,7 +32,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         quote! {
             #(#fdocs)*
             #[serde(rename = #name, skip_serializing_if = "::core::option::Option::is_none")]
-            #fvis #fident: ::core::option::Option<<#stream as ::settle::Streamable>::Draft>,
+            #fvis #fident: ::core::option::Option<<#stream as ::settled::Streamable>::Draft>,
         }
     });
     let idents: Vec<_> = cx.fields.iter().map(|f| &f.ident).collect();
@@ -43,14 +43,14 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
 
     quote! {
         #[doc = #doc]
-        #[derive(::settle::__private::serde::Serialize)]
-        #[serde(crate = "::settle::__private::serde", bound = "")]
+        #[derive(::settled::__private::serde::Serialize)]
+        #[serde(crate = "::settled::__private::serde", bound = "")]
         #vis struct #draft #generics #where_clause {
             #(#members)*
             /// Which fields have settled.
             #[serde(skip)]
             #[doc(hidden)]
-            pub __settled: ::settle::FieldSet,
+            pub __settled: ::settled::FieldSet,
             #[serde(skip)]
             #[doc(hidden)]
             pub __marker: #marker,
@@ -59,7 +59,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         #[allow(dead_code)]
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
-            pub fn state(&self, field: #field_name) -> ::settle::FieldState {
+            pub fn state(&self, field: #field_name) -> ::settled::FieldState {
                 match field {
                     #(#field_name::#variants => self.__settled.state(#indices, self.#idents.is_some()),)*
                 }

@@ -46,7 +46,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             };
             let (variant, arm) = match item_type(f) {
                 Some(elem) => {
-                    let payload = boxed(quote! { <#elem as ::settle::Streamable>::Field });
+                    let payload = boxed(quote! { <#elem as ::settled::Streamable>::Field });
                     let doc = format!(
                         "Inside element `index` of `{name}`, a value settled (the element's own field)."
                     );
@@ -57,7 +57,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                 }
                 None => {
                     let stream = super::stream_type(f);
-                    let payload = boxed(quote! { <#stream as ::settle::Streamable>::Field });
+                    let payload = boxed(quote! { <#stream as ::settled::Streamable>::Field });
                     let doc = format!("Inside `{name}`, a value settled (its own field).");
                     (
                         quote! { #[doc = #doc] #vin(#payload) },
@@ -122,7 +122,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             #(#name_docs #name_variants,)*
         }
 
-        impl ::settle::FieldName for #field_name {
+        impl ::settled::FieldName for #field_name {
             fn key(self) -> &'static str {
                 #field_name::key(self)
             }

@@ -22,27 +22,27 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
         const SCHEMA_DEPTH: usize = {
             let mut deepest = 0;
             #(
-                if <#streams as ::settle::Streamable>::SCHEMA_DEPTH > deepest {
-                    deepest = <#streams as ::settle::Streamable>::SCHEMA_DEPTH;
+                if <#streams as ::settled::Streamable>::SCHEMA_DEPTH > deepest {
+                    deepest = <#streams as ::settled::Streamable>::SCHEMA_DEPTH;
                 }
             )*
             1 + deepest
         };
         const SCHEMA_PROPERTIES: usize =
-            #count #(+ <#streams as ::settle::Streamable>::SCHEMA_PROPERTIES)*;
+            #count #(+ <#streams as ::settled::Streamable>::SCHEMA_PROPERTIES)*;
 
-        fn schema(generator: &mut ::settle::schema::SchemaGen) -> ::settle::__private::serde_json::Value {
+        fn schema(generator: &mut ::settled::schema::SchemaGen) -> ::settled::__private::serde_json::Value {
             generator.define::<Self>(|generator| Self::root_schema(generator))
         }
 
-        fn root_schema(generator: &mut ::settle::schema::SchemaGen) -> ::settle::__private::serde_json::Value {
+        fn root_schema(generator: &mut ::settled::schema::SchemaGen) -> ::settled::__private::serde_json::Value {
             #object
         }
 
         fn check(
             value: &Self,
             path: &mut ::std::vec::Vec<::std::string::String>,
-        ) -> ::core::result::Result<(), ::settle::Violation> {
+        ) -> ::core::result::Result<(), ::settled::Violation> {
             #(#checks)*
             ::core::result::Result::Ok(())
         }
@@ -68,17 +68,17 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
             .clone()
             .or_else(|| doc_text(&f.original.attrs));
         let describe =
-            description.map(|d| quote! { ::settle::schema::describe(&mut property, #d); });
+            description.map(|d| quote! { ::settled::schema::describe(&mut property, #d); });
         let constraints = f.attrs.constraints.iter().map(|c| {
             let keyword = c.keyword;
             let value = c.value;
             let json = if c.kind() == ConstraintKind::Number {
-                quote! { ::settle::__private::serde_json::json!(#value) }
+                quote! { ::settled::__private::serde_json::json!(#value) }
             } else {
                 let n = value as u64;
-                quote! { ::settle::__private::serde_json::json!(#n) }
+                quote! { ::settled::__private::serde_json::json!(#n) }
             };
-            quote! { ::settle::schema::constrain(&mut property, #keyword, #json); }
+            quote! { ::settled::schema::constrain(&mut property, #keyword, #json); }
         });
         quote! {
             {
@@ -98,33 +98,33 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
         quote! { object.insert("additionalProperties".into(), false.into()); }
     });
     quote! {
-        let mut properties = ::settle::__private::serde_json::Map::new();
+        let mut properties = ::settled::__private::serde_json::Map::new();
         #(#properties)*
-        let mut object = ::settle::__private::serde_json::Map::new();
+        let mut object = ::settled::__private::serde_json::Map::new();
         object.insert("type".into(), "object".into());
         #describe
-        object.insert("properties".into(), ::settle::__private::serde_json::Value::Object(properties));
+        object.insert("properties".into(), ::settled::__private::serde_json::Value::Object(properties));
         object.insert(
             "required".into(),
-            ::settle::__private::serde_json::json!([#(#required),*]),
+            ::settled::__private::serde_json::json!([#(#required),*]),
         );
         #closed
-        ::settle::__private::serde_json::Value::Object(object)
+        ::settled::__private::serde_json::Value::Object(object)
     }
 }
 
-/// A field's schema: its type's, or for an atomic field of a type settle cannot describe,
+/// A field's schema: its type's, or for an atomic field of a type settled cannot describe,
 /// any value.
 fn field_schema(f: &crate::ast::Field<'_>) -> TokenStream {
     let ty = f.ty;
     if f.attrs.atomic && shape::has_inner(ty) {
-        return quote! { ::settle::__private::serde_json::json!({}) };
+        return quote! { ::settled::__private::serde_json::json!({}) };
     }
     if f.attrs.atomic {
-        return quote! { <#ty as ::settle::Streamable>::schema(generator) };
+        return quote! { <#ty as ::settled::Streamable>::schema(generator) };
     }
     let stream = stream_type(f);
-    quote! { <#stream as ::settle::Streamable>::schema(generator) }
+    quote! { <#stream as ::settled::Streamable>::schema(generator) }
 }
 
 /// Checks a field's constraints, then the constraints inside it.
@@ -135,9 +135,9 @@ fn field_check(f: &crate::ast::Field<'_>) -> TokenStream {
     let constraints = f.attrs.constraints.iter().map(|c| {
         let value = c.value;
         let (measure, unit) = match c.kind() {
-            ConstraintKind::Items => (quote! { ::settle::__private::Length::length }, "items"),
-            ConstraintKind::Length => (quote! { ::settle::__private::Length::length }, "characters"),
-            ConstraintKind::Number => (quote! { ::settle::__private::Number::number }, ""),
+            ConstraintKind::Items => (quote! { ::settled::__private::Length::length }, "items"),
+            ConstraintKind::Length => (quote! { ::settled::__private::Length::length }, "characters"),
+            ConstraintKind::Number => (quote! { ::settled::__private::Number::number }, ""),
         };
         let (op, words) = if c.is_min() { (quote! { < }, "at least") } else { (quote! { > }, "at most") };
         let unit = if value == 1.0 { unit.trim_end_matches('s') } else { unit };
@@ -149,13 +149,13 @@ fn field_check(f: &crate::ast::Field<'_>) -> TokenStream {
         quote! {
             if let ::core::option::Option::Some(measured) = #measure(&value.#ident) {
                 if (measured as f64) #op #value {
-                    return ::core::result::Result::Err(::settle::Violation::at(path, ::std::format!(#message, measured)));
+                    return ::core::result::Result::Err(::settled::Violation::at(path, ::std::format!(#message, measured)));
                 }
             }
         }
     });
     let recurse = (!f.attrs.atomic).then(|| {
-        quote! { <#stream as ::settle::Streamable>::check(&value.#ident, path)?; }
+        quote! { <#stream as ::settled::Streamable>::check(&value.#ident, path)?; }
     });
     quote! {
         path.push(::std::string::String::from(#name));
@@ -165,7 +165,7 @@ fn field_check(f: &crate::ast::Field<'_>) -> TokenStream {
     }
 }
 
-/// Under `#[settle(strict)]`, compile-time assertions of the provider's documented limits
+/// Under `#[settled(strict)]`, compile-time assertions of the provider's documented limits
 /// (a non-generic model only: constants cannot name type parameters).
 pub(super) fn strict_limits(cx: &Cx<'_>) -> TokenStream {
     let Some(span) = cx.model.attrs.strict else {
@@ -176,17 +176,17 @@ pub(super) fn strict_limits(cx: &Cx<'_>) -> TokenStream {
     }
     let ident = cx.ident;
     let depth = format!(
-        "`#[settle(strict)]` on `{ident}`: objects nest deeper than the {} levels OpenAI strict structured outputs allow",
+        "`#[settled(strict)]` on `{ident}`: objects nest deeper than the {} levels OpenAI strict structured outputs allow",
         LIMIT_DEPTH
     );
     let properties = format!(
-        "`#[settle(strict)]` on `{ident}`: more than the {} object properties OpenAI strict structured outputs allow",
+        "`#[settled(strict)]` on `{ident}`: more than the {} object properties OpenAI strict structured outputs allow",
         LIMIT_PROPERTIES
     );
     quote::quote_spanned! {span=>
         const _: () = {
-            ::core::assert!(<#ident as ::settle::Streamable>::SCHEMA_DEPTH <= #LIMIT_DEPTH, #depth);
-            ::core::assert!(<#ident as ::settle::Streamable>::SCHEMA_PROPERTIES <= #LIMIT_PROPERTIES, #properties);
+            ::core::assert!(<#ident as ::settled::Streamable>::SCHEMA_DEPTH <= #LIMIT_DEPTH, #depth);
+            ::core::assert!(<#ident as ::settled::Streamable>::SCHEMA_PROPERTIES <= #LIMIT_PROPERTIES, #properties);
         };
     }
 }

@@ -15,27 +15,27 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
         .description
         .clone()
         .or_else(|| crate::attr::doc_text(&model.input.attrs));
-    let describe = description.map(|d| quote! { ::settle::schema::describe(&mut schema, #d); });
+    let describe = description.map(|d| quote! { ::settled::schema::describe(&mut schema, #d); });
     let (impl_generics, ty_generics, where_clause) = model.input.generics.split_for_impl();
     quote! {
-        impl #impl_generics ::settle::Streamable for #ident #ty_generics #where_clause {
+        impl #impl_generics ::settled::Streamable for #ident #ty_generics #where_clause {
             type Value = Self;
             type Draft = Self;
             type Field = ::core::convert::Infallible;
-            type Builder = ::settle::__private::Depth;
+            type Builder = ::settled::__private::Depth;
             type Name = ::core::convert::Infallible;
 
             fn step(
                 b: &mut Self::Builder,
-                slot: &mut dyn ::settle::Slot<Self>,
-                event: ::settle::Event<'_>,
-                _ctx: &mut ::settle::Ctx<'_, Self::Field>,
-            ) -> ::settle::Step<Self> {
-                ::settle::__private::atomic_step(b, slot, event)
+                slot: &mut dyn ::settled::Slot<Self>,
+                event: ::settled::Event<'_>,
+                _ctx: &mut ::settled::Ctx<'_, Self::Field>,
+            ) -> ::settled::Step<Self> {
+                ::settled::__private::atomic_step(b, slot, event)
             }
 
-            fn schema(_: &mut ::settle::schema::SchemaGen) -> ::settle::__private::serde_json::Value {
-                let mut schema = ::settle::__private::serde_json::json!({
+            fn schema(_: &mut ::settled::schema::SchemaGen) -> ::settled::__private::serde_json::Value {
+                let mut schema = ::settled::__private::serde_json::json!({
                     "type": "string",
                     "enum": [#(#names),*],
                 });

@@ -1,9 +1,9 @@
 use serde::Deserialize;
-use settle::StreamingModel;
+use settled::StreamingModel;
 
 #[derive(Deserialize, StreamingModel)]
 struct Review {
-    #[settle(atomc)]
+    #[settled(atomc)]
     id: String,
 }
 
