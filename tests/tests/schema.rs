@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use settled::StreamingModel;
+use settled::schema::Schema;
 use settled::schema::{anthropic_tool, openai_response_format, openai_strict, plain};
 use settled_examples::models::{MeetingReport, Review};
 
@@ -54,11 +55,7 @@ fn schemas_of_the_example_models() {
 #[test]
 fn property_order_is_field_order() {
     let schema = MeetingReport::json_schema();
-    let keys: Vec<&String> = schema["$defs"]["ActionItem"]["properties"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .collect();
+    let keys: Vec<&str> = schema["$defs"]["ActionItem"]["properties"].keys().collect();
     assert_eq!(keys, ["id", "description", "owner", "due_date"]);
     assert_eq!(
         schema["properties"]["meeting"]["$ref"],
@@ -75,8 +72,8 @@ fn property_order_is_field_order() {
     );
 }
 
-fn validator(schema: &Value) -> jsonschema::Validator {
-    jsonschema::validator_for(schema).expect("the schema compiles")
+fn validator(schema: &settled::schema::Schema) -> jsonschema::Validator {
+    jsonschema::validator_for(&schema.to_value()).expect("the schema compiles")
 }
 
 #[test]
@@ -129,29 +126,35 @@ fn example_instances_validate_against_the_generated_schemas() {
     );
 }
 
-/// Every object in the strict profile is closed and lists every property as required.
-fn assert_strict(schema: &Value, at: &str) {
+/// Every object in the strict profile is closed and lists every property as required, in
+/// property order.
+fn assert_strict(schema: &Schema, at: &str) {
     match schema {
-        Value::Object(map) => {
-            if let Some(Value::Object(properties)) = map.get("properties") {
-                assert_eq!(map.get("additionalProperties"), Some(&json!(false)), "{at}");
-                let required: Vec<&str> = map["required"]
-                    .as_array()
+        Schema::Object(map) => {
+            if let Some(Schema::Object(properties)) = map.get("properties") {
+                assert_eq!(
+                    map.get("additionalProperties"),
+                    Some(&Schema::Bool(false)),
+                    "{at}"
+                );
+                let required: Vec<&str> = map
+                    .get("required")
+                    .and_then(Schema::as_array)
                     .unwrap()
                     .iter()
                     .map(|v| v.as_str().unwrap())
                     .collect();
-                let keys: Vec<&str> = properties.keys().map(String::as_str).collect();
+                let keys: Vec<&str> = properties.keys().collect();
                 assert_eq!(required, keys, "{at}");
             }
             for forbidden in ["minLength", "maxLength", "$schema", "title", "default"] {
                 assert!(!map.contains_key(forbidden), "{forbidden} at {at}");
             }
-            for (k, v) in map {
-                match (k.as_str(), v) {
+            for (k, v) in map.iter() {
+                match (k, v) {
                     // Maps of schemas: their keys are names, not keywords.
-                    ("properties" | "$defs", Value::Object(children)) => {
-                        for (name, child) in children {
+                    ("properties" | "$defs", Schema::Object(children)) => {
+                        for (name, child) in children.iter() {
                             assert_strict(child, &format!("{at}/{k}/{name}"));
                         }
                     }
@@ -159,7 +162,7 @@ fn assert_strict(schema: &Value, at: &str) {
                 }
             }
         }
-        Value::Array(items) => {
+        Schema::Array(items) => {
             for (i, v) in items.iter().enumerate() {
                 assert_strict(v, &format!("{at}/{i}"));
             }
@@ -270,4 +273,25 @@ fn finish_checks_the_constraints_serde_does_not_know() {
         stream.finish().unwrap_err().error().path(),
         Some("/unitPrice")
     );
+}
+
+/// The library leaves `serde_json`'s features alone (its `Map` sorts keys in this build, as
+/// in an application that never asked for `preserve_order`), and schemas still list
+/// properties in field order, in the value and in the text sent to a provider.
+#[test]
+fn property_order_survives_serde_json_default_features() {
+    let map: serde_json::Map<String, Value> = serde_json::from_str(r#"{"b": 1, "a": 2}"#).unwrap();
+    assert_eq!(
+        map.keys().collect::<Vec<_>>(),
+        ["a", "b"],
+        "this build must use serde_json's default (sorted) map, or the test proves nothing"
+    );
+    let schema = openai_response_format::<MeetingReport>("report");
+    let text = schema.to_string();
+    let item = &text[text.find("\"ActionItem\":").unwrap()..];
+    let properties = &item[item.find("\"properties\":").unwrap()..];
+    let at = |key: &str| properties.find(&format!("\"{key}\":{{")).unwrap();
+    assert!(at("id") < at("description"));
+    assert!(at("description") < at("owner") && at("owner") < at("due_date"));
+    assert!(item.contains(r#""required":["id","description","owner","due_date"]"#));
 }

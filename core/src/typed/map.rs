@@ -154,8 +154,11 @@ macro_rules! string_keyed_map {
             const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
             const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-            fn schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
-                serde_json::json!({ "type": "object", "additionalProperties": T::schema(generator) })
+            fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
+                crate::schema::Schema::object([
+                    ("type", crate::schema::Schema::from("object")),
+                    ("additionalProperties", T::schema(generator)),
+                ])
             }
 
             fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {

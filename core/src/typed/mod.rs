@@ -10,7 +10,6 @@ mod depth;
 mod map;
 mod object;
 mod scalar;
-pub(crate) mod schema_gen;
 mod seq;
 mod sink;
 mod value;
@@ -236,13 +235,13 @@ pub trait Streamable: Sized {
 
     /// The JSON Schema of a value of this type. Models add their definition to `generator`
     /// and return a `$ref`; the default accepts anything.
-    fn schema(generator: &mut schema_gen::SchemaGen) -> serde_json::Value {
+    fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
         let _ = generator;
-        serde_json::Value::Object(serde_json::Map::new())
+        crate::schema::Schema::Object(crate::schema::Object::new())
     }
 
     /// The schema at the root of a document (models are inlined there).
-    fn root_schema(generator: &mut schema_gen::SchemaGen) -> serde_json::Value {
+    fn root_schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
         Self::schema(generator)
     }
 

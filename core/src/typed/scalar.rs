@@ -2,7 +2,7 @@
 
 use super::atomic::atomic_step;
 use super::{Ctx, Depth, Event, Step, Streamable};
-use serde_json::json;
+use crate::schema::Schema;
 use std::convert::Infallible;
 
 macro_rules! atomic_scalars {
@@ -23,7 +23,7 @@ macro_rules! atomic_scalars {
                 atomic_step(builder, slot, event)
             }
 
-            fn schema(_: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
+            fn schema(_: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
                 $schema
             }
         }
@@ -31,27 +31,40 @@ macro_rules! atomic_scalars {
 }
 
 /// An integer's schema with its type's range.
-fn integer(min: i128, max: u128) -> serde_json::Value {
-    json!({ "type": "integer", "minimum": min, "maximum": max })
+fn integer(min: i64, max: u64) -> Schema {
+    Schema::object([
+        ("type", Schema::from("integer")),
+        ("minimum", Schema::from(min)),
+        ("maximum", Schema::from(max)),
+    ])
+}
+
+/// `{"type": name}`, and a lower bound for unsigned types without a narrower range.
+fn typed(name: &str, unsigned: bool) -> Schema {
+    let mut schema = Schema::object([("type", name)]);
+    if let (true, Schema::Object(o)) = (unsigned, &mut schema) {
+        o.insert("minimum", 0u8);
+    }
+    schema
 }
 
 atomic_scalars!(
-    bool => json!({ "type": "boolean" }),
-    char => json!({ "type": "string" }),
+    bool => typed("boolean", false),
+    char => typed("string", false),
     u8 => integer(0, u8::MAX.into()),
     u16 => integer(0, u16::MAX.into()),
     u32 => integer(0, u32::MAX.into()),
-    u64 => json!({ "type": "integer", "minimum": 0 }),
-    u128 => json!({ "type": "integer", "minimum": 0 }),
-    usize => json!({ "type": "integer", "minimum": 0 }),
-    i8 => integer(i8::MIN.into(), i8::MAX as u128),
-    i16 => integer(i16::MIN.into(), i16::MAX as u128),
-    i32 => integer(i32::MIN.into(), i32::MAX as u128),
-    i64 => json!({ "type": "integer" }),
-    i128 => json!({ "type": "integer" }),
-    isize => json!({ "type": "integer" }),
-    f32 => json!({ "type": "number" }),
-    f64 => json!({ "type": "number" }),
+    u64 => typed("integer", true),
+    u128 => typed("integer", true),
+    usize => typed("integer", true),
+    i8 => integer(i8::MIN.into(), i8::MAX as u64),
+    i16 => integer(i16::MIN.into(), i16::MAX as u64),
+    i32 => integer(i32::MIN.into(), i32::MAX as u64),
+    i64 => typed("integer", false),
+    i128 => typed("integer", false),
+    isize => typed("integer", false),
+    f32 => typed("number", false),
+    f64 => typed("number", false),
 );
 
 /// A string grows in the draft as its fragments arrive.
@@ -62,8 +75,8 @@ impl Streamable for String {
     type Builder = Depth;
     type Name = std::convert::Infallible;
 
-    fn schema(_: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
-        json!({ "type": "string" })
+    fn schema(_: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
+        typed("string", false)
     }
 
     fn step(
@@ -106,9 +119,9 @@ impl<T: Streamable> Streamable for Option<T> {
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-    fn schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
+    fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
         let mut schema = T::schema(generator);
-        super::schema_gen::make_nullable(&mut schema);
+        crate::schema::make_nullable(&mut schema);
         schema
     }
 
@@ -181,11 +194,11 @@ impl<T: Streamable> Streamable for Box<T> {
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-    fn schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
+    fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
         T::schema(generator)
     }
 
-    fn root_schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
+    fn root_schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
         T::root_schema(generator)
     }
 

@@ -78,8 +78,11 @@ impl<T: Streamable> Streamable for Vec<T> {
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
 
-    fn schema(generator: &mut super::schema_gen::SchemaGen) -> serde_json::Value {
-        serde_json::json!({ "type": "array", "items": T::schema(generator) })
+    fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
+        crate::schema::Schema::object([
+            ("type", crate::schema::Schema::from("array")),
+            ("items", T::schema(generator)),
+        ])
     }
 
     fn check(value: &Self::Value, path: &mut Vec<String>) -> Result<(), super::Violation> {

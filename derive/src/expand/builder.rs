@@ -136,7 +136,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             /// The JSON Schema (2020-12) of this type: properties in field order, keys as
             /// serde reads them, doc comments as descriptions, nested models in `$defs`.
             /// See `settled::schema` for the provider profiles.
-            pub fn json_schema() -> ::settled::__private::serde_json::Value {
+            pub fn json_schema() -> ::settled::schema::Schema {
                 ::settled::schema::plain::<Self>()
             }
         }

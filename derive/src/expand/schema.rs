@@ -31,11 +31,11 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
         const SCHEMA_PROPERTIES: usize =
             #count #(+ <#streams as ::settled::Streamable>::SCHEMA_PROPERTIES)*;
 
-        fn schema(generator: &mut ::settled::schema::SchemaGen) -> ::settled::__private::serde_json::Value {
+        fn schema(generator: &mut ::settled::schema::SchemaGen) -> ::settled::schema::Schema {
             generator.define::<Self>(|generator| Self::root_schema(generator))
         }
 
-        fn root_schema(generator: &mut ::settled::schema::SchemaGen) -> ::settled::__private::serde_json::Value {
+        fn root_schema(generator: &mut ::settled::schema::SchemaGen) -> ::settled::schema::Schema {
             #object
         }
 
@@ -58,7 +58,7 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
         .description
         .clone()
         .or_else(|| doc_text(&input.attrs));
-    let describe = description.map(|d| quote! { object.insert("description".into(), #d.into()); });
+    let describe = description.map(|d| quote! { object.insert("description", #d); });
     let properties = cx.fields.iter().map(|f| {
         let name = &f.name;
         let schema = field_schema(f);
@@ -73,10 +73,10 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
             let keyword = c.keyword;
             let value = c.value;
             let json = if c.kind() == ConstraintKind::Number {
-                quote! { ::settled::__private::serde_json::json!(#value) }
+                quote! { ::settled::schema::Schema::from(#value) }
             } else {
                 let n = value as u64;
-                quote! { ::settled::__private::serde_json::json!(#n) }
+                quote! { ::settled::schema::Schema::from(#n) }
             };
             quote! { ::settled::schema::constrain(&mut property, #keyword, #json); }
         });
@@ -85,7 +85,7 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
                 let mut property = #schema;
                 #(#constraints)*
                 #describe
-                properties.insert(#name.into(), property);
+                properties.insert(#name, property);
             }
         }
     });
@@ -95,21 +95,20 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
         .filter(|f| !f.has_default && !shape::is_option(f.ty))
         .map(|f| &f.name);
     let closed = cx.model.deny_unknown_fields.then(|| {
-        quote! { object.insert("additionalProperties".into(), false.into()); }
+        quote! { object.insert("additionalProperties", false); }
     });
     quote! {
-        let mut properties = ::settled::__private::serde_json::Map::new();
+        let mut properties = ::settled::schema::Object::new();
         #(#properties)*
-        let mut object = ::settled::__private::serde_json::Map::new();
-        object.insert("type".into(), "object".into());
+        let mut object = ::settled::schema::Object::new();
+        object.insert("type", "object");
         #describe
-        object.insert("properties".into(), ::settled::__private::serde_json::Value::Object(properties));
-        object.insert(
-            "required".into(),
-            ::settled::__private::serde_json::json!([#(#required),*]),
-        );
+        object.insert("properties", properties);
+        let required: ::std::vec::Vec<::settled::schema::Schema> =
+            ::std::vec![#(::settled::schema::Schema::from(#required)),*];
+        object.insert("required", required);
         #closed
-        ::settled::__private::serde_json::Value::Object(object)
+        ::settled::schema::Schema::Object(object)
     }
 }
 
@@ -118,7 +117,7 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
 fn field_schema(f: &crate::ast::Field<'_>) -> TokenStream {
     let ty = f.ty;
     if f.attrs.atomic && shape::has_inner(ty) {
-        return quote! { ::settled::__private::serde_json::json!({}) };
+        return quote! { ::settled::schema::Schema::Object(::settled::schema::Object::new()) };
     }
     if f.attrs.atomic {
         return quote! { <#ty as ::settled::Streamable>::schema(generator) };

@@ -34,11 +34,13 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
                 ::settled::__private::atomic_step(b, slot, event)
             }
 
-            fn schema(_: &mut ::settled::schema::SchemaGen) -> ::settled::__private::serde_json::Value {
-                let mut schema = ::settled::__private::serde_json::json!({
-                    "type": "string",
-                    "enum": [#(#names),*],
-                });
+            fn schema(_: &mut ::settled::schema::SchemaGen) -> ::settled::schema::Schema {
+                let names: ::std::vec::Vec<::settled::schema::Schema> =
+                    ::std::vec![#(::settled::schema::Schema::from(#names)),*];
+                let mut schema = ::settled::schema::Schema::object([
+                    ("type", ::settled::schema::Schema::from("string")),
+                    ("enum", ::settled::schema::Schema::from(names)),
+                ]);
                 #describe
                 schema
             }

@@ -25,27 +25,40 @@
 //! assert_eq!(openai["additionalProperties"], false);
 //! ```
 
+mod generator;
+mod json;
+
 use crate::typed::Streamable;
-pub use crate::typed::schema_gen::{SchemaGen, constrain, def_name, describe, make_nullable};
-use serde_json::{Map, Value, json};
+#[doc(hidden)]
+pub use generator::{SchemaGen, constrain, def_name, describe, make_nullable};
+pub use json::{Object, Schema};
 
 /// The JSON Schema dialect of [`plain`].
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The plain JSON Schema (2020-12) of `T`: the root model inline, nested models in
 /// `$defs`, properties in field order, `required` as serde requires.
-pub fn plain<T: Streamable>() -> Value {
+pub fn plain<T: Streamable>() -> Schema {
+    let mut out = Object::new();
+    out.insert("$schema", DIALECT);
+    for (key, value) in body::<T>() {
+        out.insert(key, value);
+    }
+    Schema::Object(out)
+}
+
+/// The root schema's members and `$defs`, without `$schema`.
+fn body<T: Streamable>() -> Object {
     let mut generator = SchemaGen::for_root::<T>(T::MODEL);
-    let root = T::root_schema(&mut generator);
-    let mut out = Map::new();
-    out.insert("$schema".into(), Value::from(DIALECT));
-    if let Value::Object(fields) = root {
-        out.extend(fields);
-    }
+    let mut out = match T::root_schema(&mut generator) {
+        Schema::Object(members) => members,
+        // A root that is not an object schema (a scalar root type): keep it whole.
+        other => Object::from_iter([("allOf", vec![other])]),
+    };
     if !generator.defs.is_empty() {
-        out.insert("$defs".into(), Value::Object(generator.defs));
+        out.insert("$defs", std::mem::take(&mut generator.defs));
     }
-    Value::Object(out)
+    out
 }
 
 /// Keywords OpenAI's strict structured outputs accept.
@@ -77,60 +90,62 @@ const OPENAI_KEYWORDS: &[&str] = &[
 /// object, only supported keywords. Mark the model `#[settled(strict)]` to have what strict
 /// mode cannot enforce (maps, `serde_json::Value`, unsupported constraints) rejected at
 /// compile time; unchecked, such fields come out as they are.
-pub fn openai_strict<T: Streamable>() -> Value {
-    let mut schema = plain::<T>();
-    if let Value::Object(map) = &mut schema {
-        map.shift_remove("$schema");
-    }
+pub fn openai_strict<T: Streamable>() -> Schema {
+    let mut schema = Schema::Object(body::<T>());
     strictify(&mut schema);
     schema
 }
 
 /// The `response_format` of an OpenAI Chat Completions request for `T`, strict.
-pub fn openai_response_format<T: Streamable>(name: &str) -> Value {
-    json!({
-        "type": "json_schema",
-        "json_schema": { "name": name, "strict": true, "schema": openai_strict::<T>() }
-    })
+pub fn openai_response_format<T: Streamable>(name: &str) -> Schema {
+    let format = Schema::object([
+        ("name", Schema::from(name)),
+        ("strict", Schema::from(true)),
+        ("schema", openai_strict::<T>()),
+    ]);
+    Schema::object([
+        ("type", Schema::from("json_schema")),
+        ("json_schema", format),
+    ])
 }
 
 /// An Anthropic tool whose `input_schema` is `T`'s schema.
-pub fn anthropic_tool<T: Streamable>(name: &str, description: &str) -> Value {
-    let mut schema = plain::<T>();
-    if let Value::Object(map) = &mut schema {
-        map.shift_remove("$schema");
-    }
-    json!({ "name": name, "description": description, "input_schema": schema })
+pub fn anthropic_tool<T: Streamable>(name: &str, description: &str) -> Schema {
+    Schema::object([
+        ("name", Schema::from(name)),
+        ("description", Schema::from(description)),
+        ("input_schema", Schema::Object(body::<T>())),
+    ])
 }
 
-fn strictify(schema: &mut Value) {
-    let Value::Object(map) = schema else {
+fn strictify(schema: &mut Schema) {
+    let Schema::Object(map) = schema else {
         return;
     };
-    map.retain(|k, _| OPENAI_KEYWORDS.contains(&k.as_str()));
+    map.retain(|k, _| OPENAI_KEYWORDS.contains(&k));
     let is_object =
-        map.get("type") == Some(&Value::from("object")) || map.contains_key("properties");
+        map.get("type").is_some_and(|t| t == "object") || map.contains_key("properties");
     if is_object {
         // Every key required. Optional fields are already nullable (`Option<T>`); a field
         // with a serde default keeps its type: the model writes a value, which serde accepts.
-        if let Some(Value::Object(properties)) = map.get("properties") {
-            let all: Vec<Value> = properties.keys().map(|k| Value::from(k.as_str())).collect();
-            map.insert("required".into(), Value::Array(all));
+        if let Some(Schema::Object(properties)) = map.get("properties") {
+            let all: Vec<Schema> = properties.keys().map(Schema::from).collect();
+            map.insert("required", all);
         }
-        if !matches!(map.get("additionalProperties"), Some(Value::Object(_))) {
-            map.insert("additionalProperties".into(), Value::Bool(false));
+        if !matches!(map.get("additionalProperties"), Some(Schema::Object(_))) {
+            map.insert("additionalProperties", false);
         }
     }
     for (key, child) in map.iter_mut() {
-        match key.as_str() {
+        match key {
             "properties" | "$defs" => {
-                if let Value::Object(children) = child {
-                    children.values_mut().for_each(strictify);
+                if let Schema::Object(children) = child {
+                    children.iter_mut().for_each(|(_, c)| strictify(c));
                 }
             }
             "items" | "additionalProperties" => strictify(child),
             "anyOf" => {
-                if let Value::Array(branches) = child {
+                if let Schema::Array(branches) = child {
                     branches.iter_mut().for_each(strictify);
                 }
             }
@@ -142,13 +157,14 @@ fn strictify(schema: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn nullable_forms() {
-        let mut s = json!({"type": "integer", "minimum": 0});
+        let mut s = Schema::from(json!({"type": "integer", "minimum": 0}));
         make_nullable(&mut s);
         assert_eq!(s, json!({"type": ["integer", "null"], "minimum": 0}));
-        let mut r = json!({"$ref": "#/$defs/A", "description": "a"});
+        let mut r = Schema::from(json!({"$ref": "#/$defs/A", "description": "a"}));
         make_nullable(&mut r);
         assert_eq!(
             r,

@@ -1,13 +1,12 @@
-//! The building blocks of schemas that types describe themselves with (re-exported by
-//! `settled::schema`, which holds the profiles).
+//! The building blocks of schemas that types describe themselves with.
 
-use serde_json::{Map, Value, json};
+use super::json::{Object, Schema};
 use std::collections::{HashMap, HashSet};
 
 /// Collects the `$defs` of a schema as types describe themselves.
 #[derive(Debug, Default)]
 pub struct SchemaGen {
-    pub(crate) defs: Map<String, Value>,
+    pub(crate) defs: Object,
     /// Each defined type (by its full type name) and the definition name it got.
     names: HashMap<&'static str, String>,
     /// Definitions being built (recursion refers to them before they are complete).
@@ -27,13 +26,13 @@ impl SchemaGen {
 
     /// A reference to the definition of `T`, building it with `build` the first time. Two
     /// types with the same short name (`a::Item`, `b::Item`) get distinct definitions.
-    pub fn define<T: ?Sized>(&mut self, build: impl FnOnce(&mut SchemaGen) -> Value) -> Value {
+    pub fn define<T: ?Sized>(&mut self, build: impl FnOnce(&mut SchemaGen) -> Schema) -> Schema {
         let full = std::any::type_name::<T>();
         if self.root == Some(full) {
-            return json!({ "$ref": "#" });
+            return reference("#".to_owned());
         }
         if let Some(name) = self.names.get(full) {
-            return json!({ "$ref": format!("#/$defs/{name}") });
+            return reference(format!("#/$defs/{name}"));
         }
         let short = def_name::<T>();
         let mut name = short.clone();
@@ -47,8 +46,12 @@ impl SchemaGen {
         let schema = build(self);
         self.building.remove(&name);
         self.defs.insert(name.clone(), schema);
-        json!({ "$ref": format!("#/$defs/{name}") })
+        reference(format!("#/$defs/{name}"))
     }
+}
+
+fn reference(target: String) -> Schema {
+    Schema::object([("$ref", target)])
 }
 
 /// A definition name for a type: its path's last segments, made safe for a JSON Pointer.
@@ -81,8 +84,8 @@ pub fn def_name<T: ?Sized>() -> String {
 }
 
 /// Allows `null` in `schema` (unless it already does).
-pub fn make_nullable(schema: &mut Value) {
-    let Value::Object(map) = schema else {
+pub fn make_nullable(schema: &mut Schema) {
+    let Schema::Object(map) = schema else {
         return;
     };
     if accepts_null(map) {
@@ -90,50 +93,49 @@ pub fn make_nullable(schema: &mut Value) {
     }
     let has_enum = map.contains_key("enum");
     match map.get("type") {
-        Some(Value::String(t)) if !has_enum => {
-            let t = t.clone();
-            map.insert("type".into(), json!([t, "null"]));
+        Some(Schema::String(t)) if !has_enum => {
+            let types = vec![Schema::from(t.as_str()), Schema::from("null")];
+            map.insert("type", types);
         }
         _ => {
-            let description = map.shift_remove("description");
-            let inner = Value::Object(std::mem::take(map));
-            map.insert("anyOf".into(), json!([inner, { "type": "null" }]));
+            let description = map.remove("description");
+            let inner = Schema::Object(std::mem::take(map));
+            let null = Schema::object([("type", "null")]);
+            map.insert("anyOf", vec![inner, null]);
             if let Some(d) = description {
-                map.insert("description".into(), d);
+                map.insert("description", d);
             }
         }
     }
 }
 
-fn accepts_null(map: &Map<String, Value>) -> bool {
+fn accepts_null(map: &Object) -> bool {
     match map.get("type") {
-        Some(Value::String(t)) => t == "null",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+        Some(Schema::String(t)) => t == "null",
+        Some(Schema::Array(types)) => types.iter().any(|t| t == "null"),
         _ => map
             .get("anyOf")
-            .and_then(Value::as_array)
+            .and_then(Schema::as_array)
             .is_some_and(|branches| branches.iter().any(|b| b["type"] == "null")),
     }
 }
 
 /// Sets a constraint keyword on `schema`, or on its non-null branch if it is nullable.
-pub fn constrain(schema: &mut Value, keyword: &str, value: Value) {
-    if let Some(Value::Array(branches)) = schema.get_mut("anyOf") {
-        if let Some(branch) = branches.iter_mut().find(|b| b["type"] != "null") {
-            if let Value::Object(map) = branch {
-                map.insert(keyword.into(), value);
-            }
+pub fn constrain(schema: &mut Schema, keyword: &str, value: Schema) {
+    if let Some(Schema::Array(branches)) = schema.as_object_mut().and_then(|o| o.get_mut("anyOf")) {
+        if let Some(Schema::Object(map)) = branches.iter_mut().find(|b| b["type"] != "null") {
+            map.insert(keyword, value);
             return;
         }
     }
-    if let Value::Object(map) = schema {
-        map.insert(keyword.into(), value);
+    if let Schema::Object(map) = schema {
+        map.insert(keyword, value);
     }
 }
 
 /// Sets `description` on a property schema.
-pub fn describe(schema: &mut Value, description: &str) {
-    if let Value::Object(map) = schema {
-        map.insert("description".into(), Value::from(description));
+pub fn describe(schema: &mut Schema, description: &str) {
+    if let Schema::Object(map) = schema {
+        map.insert("description", description);
     }
 }
