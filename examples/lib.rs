@@ -2,8 +2,6 @@
 //! that feeds them in token-sized chunks.
 
 pub mod models;
-#[cfg(feature = "server")]
-pub mod server;
 
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 //! response through `Review::stream()` and answers with server-sent events `draft`, `field`,
 //! `done` and `error`; `/` serves a page that fills the fields in live.
 
-use crate::models::{Review, ReviewField};
-use crate::{REVIEW_RESPONSE, delay, token_chunks};
+use settled_examples::models::{Review, ReviewField};
+use settled_examples::{REVIEW_RESPONSE, delay, token_chunks};
 use axum::Router;
 use axum::response::sse::{Event, Sse};
 use axum::response::{Html, IntoResponse};

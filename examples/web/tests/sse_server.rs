@@ -1,6 +1,5 @@
 //! The SSE server example over real HTTP: start it on 127.0.0.1 with an ephemeral port,
 //! POST /review, read the events.
-#![cfg(feature = "server")]
 
 use settled::sse::{SseEvent, SseParser};
 use std::time::Duration;
@@ -54,7 +53,7 @@ async fn request(addr: std::net::SocketAddr, request: &str) -> (String, Vec<u8>)
 async fn review_events_arrive_over_http() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(settled_examples::server::serve_paced(
+    tokio::spawn(settled_web_examples::server::serve_paced(
         listener,
         Duration::ZERO,
     ));

@@ -11,5 +11,5 @@ async fn main() -> std::io::Result<()> {
     let addr = std::env::var("SETTLED_ADDR").unwrap_or_else(|_| "127.0.0.1:3000".into());
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     println!("listening on http://{}", listener.local_addr()?);
-    settled_examples::server::serve(listener).await
+    settled_web_examples::server::serve(listener).await
 }

@@ -3,5 +3,5 @@
 #[test]
 fn ui() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("ui/*.rs");
+    t.compile_fail("fail/*.rs");
 }
