@@ -14,6 +14,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut decoder = Decoder::new(Provider::Anthropic);
     let mut stream = Review::stream();
     let mut finish = None;
+    let mut shown = String::new();
     for piece in WIRE.chunks(48) {
         for delta in decoder.feed(piece)? {
             match delta {
@@ -27,7 +28,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             println!("  reason {i}: {reason}");
                         }
                     }
-                    println!("  draft: {}", serde_json::to_string(stream.draft())?);
+                    // A delta may change nothing visible (a key, a separator): print a
+                    // draft only when it changed.
+                    let draft = serde_json::to_string(stream.draft())?;
+                    if draft != shown {
+                        println!("  draft: {draft}");
+                        shown = draft;
+                    }
                 }
                 Delta::Finish(reason) => finish = Some(reason),
                 Delta::Text { .. } => {}

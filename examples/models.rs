@@ -21,6 +21,7 @@ pub struct Review {
     /// Why, one reason per entry.
     pub reasons: Vec<String>,
     /// Confidence from 0 to 10.
+    #[settled(maximum = 10)]
     pub score: u8,
 }
 

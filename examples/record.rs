@@ -48,10 +48,27 @@ fn sse(out: &mut impl Write, event: Option<&str>, data: &serde_json::Value) {
     writeln!(out, "data: {data}\n").unwrap();
 }
 
+const USAGE: &str = "usage: record FORMAT RESPONSE_FILE [SECOND_ARGUMENTS_FILE] [--cut N]
+  FORMAT: openai | openai-tools | openai-responses | anthropic | anthropic-tool
+  (openai-tools takes the second tool call's arguments from SECOND_ARGUMENTS_FILE)";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let format = args.first().expect("format");
-    let path = args.get(1).expect("response file");
+    let (Some(format), Some(path)) = (args.first(), args.get(1)) else {
+        eprintln!("{USAGE}");
+        std::process::exit(2);
+    };
+    const FORMATS: &[&str] = &[
+        "openai",
+        "openai-tools",
+        "openai-responses",
+        "anthropic",
+        "anthropic-tool",
+    ];
+    if !FORMATS.contains(&format.as_str()) {
+        eprintln!("record: unknown format `{format}`\n{USAGE}");
+        std::process::exit(2);
+    }
     let cut = args
         .iter()
         .position(|a| a == "--cut")

@@ -4,22 +4,29 @@
 //! ```sh
 //! cargo run --example review            # SETTLED_DELAY_MS=0 to skip the pacing
 //! ```
+//!
+//! In a terminal the draft is redrawn in place on one line, cut to the terminal's width
+//! (`COLUMNS`, else 80) so that it never wraps; piped, only the settled fields and the
+//! final value are printed.
 
 use settled_examples::models::{Review, ReviewCallbacks, ReviewField};
 use settled_examples::{REVIEW_RESPONSE, delay, token_chunks};
 use std::io::{IsTerminal, Write};
 
+/// Moves to the start of the line and erases it.
+const CLEAR_LINE: &str = "\r\x1b[2K";
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let live = std::io::stdout().is_terminal();
+    let width = terminal_width();
+    let clear = if live { CLEAR_LINE } else { "" };
     let mut stream = Review::stream();
     // A per-field callback: fired inside `feed`, in settling order.
-    stream.on_score(|score| println!("\n  (callback) score settled: {score}/10"));
+    stream.on_score(move |score| println!("{clear}  (callback) score settled: {score}/10"));
 
     for chunk in token_chunks(REVIEW_RESPONSE) {
         for field in stream.feed(chunk.as_bytes())? {
-            if live {
-                print!("\r\x1b[2K");
-            }
+            print!("{clear}");
             match field {
                 ReviewField::Verdict(verdict) => println!("settled verdict: {verdict:?}"),
                 ReviewField::ReasonsItem(i, reason) => println!("settled reason #{i}: {reason}"),
@@ -28,15 +35,77 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         if live {
-            print!("\r\x1b[2Kdraft: {}", serde_json::to_string(stream.draft())?);
+            let draft = serde_json::to_string(stream.draft())?;
+            print!("{CLEAR_LINE}{}", fit("draft: ", &draft, width));
             std::io::stdout().flush()?;
             std::thread::sleep(delay());
         }
     }
     let review = stream.finish()?;
-    if live {
-        println!();
-    }
+    print!("{clear}");
     println!("final: {review:?}");
     Ok(())
+}
+
+/// The terminal's width from `COLUMNS` (shells set it), else 80.
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&c: &usize| c >= 20)
+        .unwrap_or(80)
+}
+
+/// Terminal columns of `c`: two for East Asian wide characters and emoji, one otherwise.
+fn columns(c: char) -> usize {
+    match u32::from(c) {
+        0x1100..=0x115F
+        | 0x2E80..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F
+        | 0x1F900..=0x1F9FF
+        | 0x20000..=0x3FFFD => 2,
+        _ => 1,
+    }
+}
+
+/// `label` and the end of `text`, in fewer than `width` columns: the tail is where the
+/// draft grows, so the start gives way to `…`. Wide characters count two columns.
+fn fit(label: &str, text: &str, width: usize) -> String {
+    let room = width.saturating_sub(label.chars().count() + 1);
+    let total: usize = text.chars().map(columns).sum();
+    if total <= room {
+        return format!("{label}{text}");
+    }
+    let mut kept = 0;
+    let mut start = text.len();
+    for (i, c) in text.char_indices().rev() {
+        if kept + columns(c) > room.saturating_sub(1) {
+            break;
+        }
+        kept += columns(c);
+        start = i;
+    }
+    format!("{label}…{}", &text[start..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{columns, fit};
+
+    #[test]
+    fn a_draft_line_never_reaches_the_last_column() {
+        for width in [20, 80, 100, 160] {
+            let long = "x".repeat(500) + "漢字🚀 end";
+            let line = fit("draft: ", &long, width);
+            let used: usize = line.chars().map(columns).sum();
+            assert!(used < width, "{used} columns at width {width}");
+            assert!(line.ends_with(" end"));
+        }
+        assert_eq!(fit("draft: ", "{}", 80), "draft: {}");
+    }
 }

@@ -8,19 +8,43 @@
 //!      -H "Content-Type: application/json" -d @body.json
 //! ```
 
-use serde_json::json;
+use serde::Serialize;
+use settled::schema::{Schema, openai_response_format};
 use settled_examples::models::Review;
 
+/// The request body. `Schema` keeps the schema's property order (the order the model
+/// writes the fields in) through serialization; converting it to a `serde_json::Value`
+/// would sort the keys unless `serde_json/preserve_order` is on.
+#[derive(Serialize)]
+struct Request<'a> {
+    model: &'a str,
+    stream: bool,
+    messages: [Message<'a>; 2],
+    response_format: Schema,
+}
+
+#[derive(Serialize)]
+struct Message<'a> {
+    role: &'a str,
+    content: &'a str,
+}
+
 fn main() -> Result<(), serde_json::Error> {
-    let body = json!({
-        "model": "gpt-4o-2024-08-06",
-        "stream": true,
-        "messages": [
-            { "role": "system", "content": "You review code changes. Answer with the JSON object only." },
-            { "role": "user", "content": "Review this change: the parser now streams drafts per chunk." }
+    let body = Request {
+        model: "gpt-4o-2024-08-06",
+        stream: true,
+        messages: [
+            Message {
+                role: "system",
+                content: "You review code changes. Answer with the JSON object only.",
+            },
+            Message {
+                role: "user",
+                content: "Review this change: the parser now streams drafts per chunk.",
+            },
         ],
-        "response_format": settled::schema::openai_response_format::<Review>("review"),
-    });
+        response_format: openai_response_format::<Review>("review"),
+    };
     println!("{}", serde_json::to_string_pretty(&body)?);
     Ok(())
 }

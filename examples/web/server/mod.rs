@@ -2,8 +2,6 @@
 //! response through `Review::stream()` and answers with server-sent events `draft`, `field`,
 //! `done` and `error`; `/` serves a page that fills the fields in live.
 
-use settled_examples::models::{Review, ReviewField};
-use settled_examples::{REVIEW_RESPONSE, delay, token_chunks};
 use axum::Router;
 use axum::response::sse::{Event, Sse};
 use axum::response::{Html, IntoResponse};
@@ -11,6 +9,8 @@ use axum::routing::{get, post};
 use futures::stream::{self, Stream, StreamExt};
 use serde_json::json;
 use settled::updates::{Update, UpdateError, updates};
+use settled_examples::models::{Review, ReviewField};
+use settled_examples::{REVIEW_RESPONSE, delay, token_chunks};
 use std::convert::Infallible;
 use std::time::Duration;
 
