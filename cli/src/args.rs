@@ -2,9 +2,25 @@
 
 use std::path::PathBuf;
 
-pub(crate) const USAGE: &str = "\
+/// `settled --help`.
+pub(crate) const HELP: &str = "\
+settled: replay a recorded model stream through the settled scanner
+
+usage: settled <COMMAND> [OPTIONS]
+
+commands:
+  replay      feed a recorded response (or a provider's server-sent events) chunk by
+              chunk and print every snapshot and settled value as NDJSON
+
+options:
+  -h, --help       print this help ('settled replay --help' for the replay options)
+  -V, --version    print the version";
+
+/// `settled replay --help`.
+pub(crate) const REPLAY_HELP: &str = "\
 usage: settled replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
-                     [--emit full|settled|final] [--sse openai|openai-responses|anthropic]
+                      [--emit full|settled|final] [--sse openai|openai-responses|anthropic]
+                      [--keep-last] [--idle-limit N] [--stall-limit N]
 
 Feeds a recorded model response to the settled scanner and prints one NDJSON line per chunk
 (the snapshot and the values that settled in it), then a final `done` line.
@@ -15,13 +31,20 @@ Feeds a recorded model response to the settled scanner and prints one NDJSON lin
   --split N         read all of stdin and feed it N bytes at a time
                     (neither: feed stdin as it is read)
   --max-bytes N     byte cap over everything fed (default 67108864)
-  --max-depth N     nesting cap, the root container being depth 1 (default 128)
+  --max-depth N     nesting cap, the root container being depth 1 (default 127, the
+                    nesting serde_json accepts)
   --emit MODE       full (default): snapshot and settled values per chunk;
                     settled: settled values only; final: only the done line
   --sse PROVIDER    the input is a provider's server-sent events (a recorded curl
                     output): replay the text it carries, one chunk per delta (the
                     assistant's text, or else the first tool call's arguments); a
                     token-limit finish reason with the value incomplete is `truncated`
+  --keep-last       a second JSON value after the first replaces it (default: the first
+                    is kept and the rest ignored)
+  --idle-limit N    bytes of prose before any value after which the stream gives up with
+                    `no_structure` (default 262144)
+  --stall-limit N   bytes of whitespace in a row inside the value after which it ends
+                    with `stalled` (default: no limit)
 
 exit status: 0 after a value, 1 after an error, 2 on a usage error";
 
@@ -55,19 +78,51 @@ pub(crate) struct Replay {
 /// What the command line asked for.
 #[derive(Debug)]
 pub(crate) enum Command {
-    Help,
+    /// Print this text and exit successfully.
+    Print(&'static str),
+    Version,
     Replay(Replay),
 }
 
+/// A usage error: what is wrong, and the help that explains the right form.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Usage {
+    pub(crate) message: String,
+    /// The command whose help to point at (`None`: the top level).
+    pub(crate) command: Option<&'static str>,
+}
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.command {
+            Some(command) => write!(f, "{}; see 'settled {command} --help'", self.message),
+            None => write!(f, "{}; see 'settled --help'", self.message),
+        }
+    }
+}
+
 /// Parses the arguments after the program name.
-pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, Usage> {
     let mut args = args.into_iter();
+    let top = |message: String| Usage {
+        message,
+        command: None,
+    };
     match args.next().as_deref() {
         Some("replay") => {}
-        Some("-h" | "--help" | "help") => return Ok(Command::Help),
-        Some(other) => return Err(format!("unknown command `{other}`")),
-        None => return Err("missing command".to_string()),
+        Some("-h" | "--help" | "help") => return Ok(Command::Print(HELP)),
+        Some("-V" | "--version") => return Ok(Command::Version),
+        Some(other) => return Err(top(format!("unknown command `{other}`"))),
+        None => return Err(top("missing command".to_string())),
     }
+    replay(args).map_err(|message| Usage {
+        message,
+        command: Some("replay"),
+    })
+}
+
+/// Parses the arguments of `settled replay`.
+fn replay(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
     // The replay contract reports the scanner's own kinds: no stall guard.
     let mut options = settled::Options::default().stall_limit(None);
     let mut source = Source::Stdin;
@@ -76,7 +131,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("`{name}` needs a value"));
         match arg.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
+            "-h" | "--help" => return Ok(Command::Print(REPLAY_HELP)),
             "--strict" => options.strict = true,
             "--chunks" => {
                 if source != Source::Stdin {
@@ -109,6 +164,14 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
                 }
             }
             "--sse" => sse = Some(value("--sse")?.parse()?),
+            "--keep-last" => options.second_root = settled::SecondRoot::KeepLast,
+            "--idle-limit" => {
+                options.idle_limit = number("--idle-limit", &value("--idle-limit")?)?;
+            }
+            "--stall-limit" => {
+                let limit = number("--stall-limit", &value("--stall-limit")?)?;
+                options.stall_limit = Some(limit);
+            }
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -129,15 +192,15 @@ fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
 mod tests {
     use super::*;
 
-    fn parse_str(line: &str) -> Result<Command, String> {
+    fn parse_str(line: &str) -> Result<Command, Usage> {
         parse(line.split_whitespace().map(String::from))
     }
 
     #[test]
     fn parses_every_flag() {
-        let Ok(Command::Replay(r)) =
-            parse_str("replay --strict --split 7 --max-bytes 100 --max-depth 3 --emit settled")
-        else {
+        let Ok(Command::Replay(r)) = parse_str(
+            "replay --strict --split 7 --max-bytes 100 --max-depth 3 --emit settled --keep-last --idle-limit 0 --stall-limit 1",
+        ) else {
             panic!("expected a replay command");
         };
         assert!(r.options.strict);
@@ -145,6 +208,23 @@ mod tests {
         assert_eq!(r.options.max_bytes, 100);
         assert_eq!(r.options.max_depth, 3);
         assert_eq!(r.emit, Emit::Settled);
+        assert_eq!(r.options.second_root, settled::SecondRoot::KeepLast);
+        assert_eq!(r.options.idle_limit, 0);
+        assert_eq!(r.options.stall_limit, Some(1));
+    }
+
+    #[test]
+    fn a_usage_error_is_one_line_pointing_at_the_help() {
+        let error = parse_str("replay --bogus").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "unknown option `--bogus`; see 'settled replay --help'"
+        );
+        let error = parse_str("frobnicate").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "unknown command `frobnicate`; see 'settled --help'"
+        );
     }
 
     #[test]

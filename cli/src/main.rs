@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! settled replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
-//!               [--emit full|settled|final] < response.txt
+//!                [--emit full|settled|final] < response.txt
+//! settled --help | settled replay --help | settled --version
 //! ```
 
 mod args;
@@ -13,14 +14,21 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     match args::parse(std::env::args().skip(1)) {
-        Ok(args::Command::Help) => {
-            println!("{}", args::USAGE);
+        Ok(args::Command::Print(text)) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Ok(args::Command::Version) => {
+            println!("settled {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         Ok(args::Command::Replay(replay)) => match replay::run(&replay) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::from(1),
-            Err(replay::Failure::Usage(message)) => usage_error(&message),
+            Err(replay::Failure::Usage(message)) => usage_error(&args::Usage {
+                message,
+                command: Some("replay"),
+            }),
             Err(replay::Failure::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
                 ExitCode::from(1)
             }
@@ -29,11 +37,12 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Err(message) => usage_error(&message),
+        Err(usage) => usage_error(&usage),
     }
 }
 
-fn usage_error(message: &str) -> ExitCode {
-    eprintln!("settled: {message}\n\n{}", args::USAGE);
+/// One line: what is wrong, and where the right form is explained.
+fn usage_error(usage: &args::Usage) -> ExitCode {
+    eprintln!("settled: {usage}");
     ExitCode::from(2)
 }

@@ -6,6 +6,7 @@ use std::process::{Command, Stdio};
 
 struct Run {
     lines: Vec<Value>,
+    stdout: String,
     code: i32,
     stderr: String,
 }
@@ -36,12 +37,16 @@ fn cli(args: &[&str], stdin: &[u8]) -> Run {
         .expect("write stdin");
     let out = child.wait_with_output().expect("settled exits");
     let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    // Replay prints NDJSON only; help and version print text.
+    let ndjson = args.first() == Some(&"replay") && !args.contains(&"--help");
     let lines = stdout
         .lines()
+        .filter(|_| ndjson)
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
         .collect();
     Run {
         lines,
+        stdout,
         code: out.status.code().unwrap_or(-1),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
@@ -274,21 +279,50 @@ fn a_runaway_loop_hits_the_byte_cap() {
 }
 
 #[test]
-fn usage_errors_exit_2_with_the_usage() {
-    for args in [
-        &["replay", "--split", "0"][..],
-        &["replay", "--emit", "all"],
-        &["replay", "--frobnicate"],
-        &[],
+fn usage_errors_exit_2_with_one_line_pointing_at_the_help() {
+    for (args, help) in [
+        (
+            &["replay", "--split", "0"][..],
+            "see 'settled replay --help'",
+        ),
+        (&["replay", "--emit", "all"], "see 'settled replay --help'"),
+        (&["replay", "--frobnicate"], "see 'settled replay --help'"),
+        (&[], "see 'settled --help'"),
+        (&["frobnicate"], "see 'settled --help'"),
     ] {
         let run = cli(args, b"");
         assert_eq!(run.code, 2, "{args:?}");
-        assert!(
-            run.stderr.contains("usage: settled replay"),
-            "{}",
-            run.stderr
-        );
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(run.stderr.starts_with("settled: "), "{}", run.stderr);
+        assert!(run.stderr.trim_end().ends_with(help), "{}", run.stderr);
         assert!(run.lines.is_empty());
+    }
+}
+
+#[test]
+fn version_and_help() {
+    let run = cli(&["--version"], b"");
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout.trim(),
+        concat!("settled ", env!("CARGO_PKG_VERSION"))
+    );
+    let run = cli(&["--help"], b"");
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("replay"), "{}", run.stdout);
+    assert!(run.stdout.contains("--version"), "{}", run.stdout);
+    let run = cli(&["replay", "--help"], b"");
+    assert_eq!(run.code, 0);
+    for option in [
+        "--strict",
+        "--chunks",
+        "--split",
+        "--max-depth",
+        "--emit",
+        "--sse",
+        "--keep-last",
+    ] {
+        assert!(run.stdout.contains(option), "{option} in {}", run.stdout);
     }
 }
 
