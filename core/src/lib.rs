@@ -1,8 +1,60 @@
 //! Typed partial JSON for streaming LLM output.
 //!
-//! A model asked for JSON streams it token by token; every prefix is invalid JSON. `settled`
-//! scans each chunk once, keeps the value read so far current, and reports each value the
-//! moment it can no longer change.
+//! A model asked for JSON streams it token by token, and every prefix is invalid JSON.
+//! `settled` scans each chunk once, keeps a typed draft of the answer current after every
+//! chunk, tells you the moment each value can no longer change, tolerates what models wrap
+//! around JSON (prose, ```` ```json ```` fences, `<think>` blocks, comments, trailing
+//! commas), and validates the final value with serde, once.
+//!
+//! # A typed stream
+//!
+//! Derive [`StreamingModel`] beside `Deserialize`; feed chunks as they arrive; `match` on
+//! the fields that settled in each chunk; read the draft whenever you render; finish with
+//! the strict value.
+//!
+//! ```
+//! use serde::Deserialize;
+//! use settled::StreamingModel;
+//!
+//! #[derive(Debug, Deserialize, StreamingModel)]
+//! struct Review {
+//!     verdict: Verdict,     // a unit enum: in the draft only once complete
+//!     reasons: Vec<String>, // strings grow in the draft as tokens arrive
+//!     score: u8,            // numbers appear only when terminated
+//! }
+//!
+//! #[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize, StreamingModel)]
+//! #[serde(rename_all = "snake_case")]
+//! enum Verdict { Ship, Hold }
+//!
+//! let chunks = ["Sure! ```json\n{\"verdict\": \"sh", "ip\", \"reasons\": [\"fa", "st\"], \"score\": 9}\n```"];
+//! let mut stream = Review::stream();
+//! for chunk in chunks {
+//!     for field in stream.feed(chunk.as_bytes())? {
+//!         match field {
+//!             ReviewField::Verdict(v) => println!("verdict: {v:?}"), // the strict value
+//!             ReviewField::ReasonsItem(i, r) => println!("reason {i}: {r}"),
+//!             ReviewField::Reasons(all) => println!("{} reasons", all.len()),
+//!             ReviewField::Score(s) => println!("score: {s}"),
+//!         }
+//!     }
+//!     let draft: &ReviewDraft = stream.draft(); // every field optional, updated in place
+//!     println!("{}", serde_json::to_string(draft)?);
+//! }
+//! let review: Review = stream.finish()?; // serde's verdict on the whole value
+//! assert_eq!((review.verdict, review.score), (Verdict::Ship, 9));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The derive also generates per-field callbacks (`stream.on_score(|s| …)`), the field
+//! names with their keys (`ReviewFieldName`), and the model's JSON Schema
+//! (`Review::json_schema()`, and the provider profiles in [`schema`]). Keys are serde's:
+//! `rename`, `rename_all`, `alias`, `default` and `skip` are honoured.
+//!
+//! # Without a model
+//!
+//! [`DynamicStream`] keeps a schema-less partial value and reports each value by JSON
+//! Pointer as it settles (this is what `settled replay` prints):
 //!
 //! ```
 //! use settled::{DynamicStream, Options};
@@ -11,25 +63,63 @@
 //! for chunk in ["Here you go:\n```json\n{\"verdict\": \"sh", "ip\", \"score\": 9", "}\n```"] {
 //!     stream.feed(chunk.as_bytes())?;
 //!     if let Some(draft) = stream.snapshot() {
-//!         println!("draft: {draft}");
+//!         println!("draft: {draft}"); // {"verdict":"sh"} ... {"verdict":"ship","score":9}
 //!     }
 //!     for (path, value) in stream.settled() {
-//!         println!("settled {path} = {value}");
+//!         println!("settled {path} = {value}"); // /verdict = "ship", /score = 9, then the root
 //!     }
 //! }
-//! let value = stream.finish()?;
-//! assert_eq!(value.to_json(), r#"{"verdict":"ship","score":9}"#);
+//! assert_eq!(stream.finish()?.to_json(), r#"{"verdict":"ship","score":9}"#);
 //! # Ok::<(), settled::Error>(())
 //! ```
 //!
-//! With a model, [`StreamingModel`] derives a typed draft and a field-settled enum; see
-//! its documentation for a complete example.
+//! # Providers
 //!
-//! The pieces: [`Scanner`] (the one incremental scanner, generic over a [`Sink`]),
-//! [`Stream`] and [`Streamable`] (typed drafts), [`DynamicSink`]/[`DynamicStream`] (a
-//! schema-less partial value), [`Options`] (mode and limits) and [`Error`] (typed,
-//! positioned failures).
+//! [`provider::Decoder`] turns a provider's server-sent events (OpenAI Chat Completions,
+//! the OpenAI Responses API, Anthropic Messages) into text deltas, tool-call argument
+//! deltas and a finish reason; parsing only, bring any HTTP client. Feed the text deltas to
+//! a stream; end it with [`Stream::finish_after`] so that a reply cut by the token limit is
+//! reported as [`ErrorKind::Truncated`] naming the cause. [`provider::ToolStreams`] gives
+//! each tool call its own typed stream.
+//!
+//! # Async
+//!
+//! With the `futures` feature, [`updates::updates`] turns any `Stream` of byte chunks
+//! (an HTTP body) into a `Stream` of [`updates::Update`]s: fields as they settle, drafts
+//! (opt-in), and the strict value last.
+//!
+//! # Options and limits
+//!
+//! [`Options`] sets the mode and the limits, each enforced: lenient (default) or
+//! [`strict`](Options::strict) RFC 8259; a byte cap (64 MiB: a model stuck in a loop ends
+//! with [`ErrorKind::TooLarge`]); a depth cap (127, serde_json's own limit); an idle limit
+//! for prose before any value; a stall guard for runs of whitespace; what to do with a
+//! second value after the first; whether a value serde rejects fails the chunk it settles
+//! in ([`fail_fast`](Options::fail_fast), default) or only `finish`.
+//!
+//! # How a stream ends
+//!
+//! | ending | `feed` | `finish()` |
+//! |--------|--------|------------|
+//! | complete | the fields that settled | `Ok(value)` |
+//! | truncated | — | `Err`: [`ErrorKind::Truncated`], the last draft, the required fields never written |
+//! | not JSON | `Err(Invalid)` in that chunk | the same error, with the last draft |
+//! | no JSON at all | `Err(NoStructure)` past the idle limit | `Err(NoStructure)` |
+//! | byte or depth cap | `Err(TooLarge)` / `Err(TooDeep)` | the same, with the last draft |
+//! | a value serde rejects | `Err(Validation)` where it settles | JSON Pointer, value, line and column |
+//!
+//! Every [`Error`] has a kind to match on, a byte offset, line and column, and
+//! [`Error::feedback`]: a short message to send back to the model for one repair turn.
+//! [`StreamError`] adds the last draft and the missing fields; nothing read is lost.
+//!
+//! # Feature flags
+//!
+//! - `futures`: the async adapter, [`updates`] (adds `futures-core`).
+//!
+//! The scanner itself ([`Scanner`] with a [`Sink`]) is public for tools that need raw
+//! events.
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
@@ -47,6 +137,7 @@ pub mod sse;
 mod stream;
 mod typed;
 #[cfg(feature = "futures")]
+#[cfg_attr(docsrs, doc(cfg(feature = "futures")))]
 pub mod updates;
 mod validate;
 
@@ -55,7 +146,7 @@ pub mod __private;
 
 pub use dynamic::{DynamicSink, DynamicStream, Kind, PartialValue, ValueRef};
 pub use error::{Error, ErrorKind};
-pub use options::{Options, SecondRoot};
+pub use options::{Options, SERDE_MAX_DEPTH, SecondRoot};
 pub use outcome::{Partial, StreamError};
 pub use scanner::{Scanner, Warning, WarningKind};
 /// Derives streaming for a response type: `#[derive(StreamingModel)]` on a struct with named
@@ -126,7 +217,14 @@ pub use scanner::{Scanner, Warning, WarningKind};
 pub use settled_derive::StreamingModel;
 pub use sink::{IgnoreSink, Raw, Sink};
 pub use stream::Stream;
+pub use typed::{Atomic, Entry, FieldName, FieldState, Item, Settled, Streamable, Violation};
+// The builder protocol the derive's generated code uses: not for direct use.
+#[doc(hidden)]
 pub use typed::{
-    Atomic, Ctx, Entry, Event, FieldName, FieldSet, FieldState, Item, PathSegment, Rejected,
-    Rejection, Settled, Slot, Step, Streamable, Violation, builders, from_raw,
+    Ctx, Event, FieldSet, PathSegment, Rejected, Rejection, Slot, Step, builders, from_raw,
 };
+
+/// The crate README's example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -14,7 +14,15 @@ pub struct Options {
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,
-    /// Container nesting cap; the root container is depth 1. Default 128, as serde_json.
+    /// Container nesting cap; the root container is depth 1. Default 127: the deepest
+    /// nesting serde_json reads ([`SERDE_MAX_DEPTH`]).
+    ///
+    /// Typed streams ([`Stream`](crate::Stream)) never accept more than
+    /// [`SERDE_MAX_DEPTH`], whatever this says: their final value is read by serde_json,
+    /// which rejects deeper nesting, so a deeper document is
+    /// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) at the bracket that crosses the
+    /// limit rather than a validation error at the end. The schema-less
+    /// [`DynamicStream`](crate::DynamicStream) takes any cap.
     pub max_depth: usize,
     /// Bytes of prose (outside `<think>` blocks) after which, with no value begun, the stream
     /// gives up with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure). Default 256 KiB.
@@ -30,6 +38,11 @@ pub struct Options {
     /// outside the set, a number out of range), instead of at `finish`. Default `true`.
     pub fail_fast: bool,
 }
+
+/// The deepest container nesting `serde_json` reads (128 nested containers fail with
+/// "recursion limit exceeded"): the default [`Options::max_depth`], and the cap of every
+/// typed stream.
+pub const SERDE_MAX_DEPTH: usize = 127;
 
 /// The policy for a second JSON value after the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -47,7 +60,7 @@ impl Default for Options {
         Options {
             strict: false,
             max_bytes: 64 * 1024 * 1024,
-            max_depth: 128,
+            max_depth: SERDE_MAX_DEPTH,
             idle_limit: 256 * 1024,
             stall_limit: Some(16 * 1024),
             second_root: SecondRoot::KeepFirst,

@@ -47,8 +47,10 @@ where
         Self::with_options(Options::default())
     }
 
-    /// A stream with `options`.
-    pub fn with_options(options: Options) -> Self {
+    /// A stream with `options` (its depth cap at most
+    /// [`SERDE_MAX_DEPTH`](crate::SERDE_MAX_DEPTH), the nesting serde_json reads).
+    pub fn with_options(mut options: Options) -> Self {
+        options.max_depth = options.max_depth.min(crate::options::SERDE_MAX_DEPTH);
         Stream {
             scanner: Scanner::new(options),
             sink: TypedSink::default(),

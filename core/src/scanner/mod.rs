@@ -186,6 +186,7 @@ impl Scanner {
     /// The input offset of the clean buffer's first byte. The clean text is aligned with
     /// the input from there: comments and trailing commas are blanked, not removed, so clean
     /// offset `n` is input offset `root_offset() + n`, on the same line.
+    #[doc(hidden)]
     pub fn root_offset(&self) -> u64 {
         self.root_offset
     }
@@ -193,6 +194,7 @@ impl Scanner {
     /// The root object's clean text up to the end of its last complete member (without the
     /// closing `}`), while the root is an open object: append `}` for the value made of the
     /// members read so far.
+    #[doc(hidden)]
     pub fn root_prefix(&self) -> Option<&[u8]> {
         match self.stack.first() {
             Some(frame) if frame.object && !self.tentative => {
@@ -438,6 +440,7 @@ impl Scanner {
 
     /// The input line and column of clean-buffer offset `at` (the clean text is aligned
     /// with the input line for line).
+    #[doc(hidden)]
     pub fn clean_position(&self, at: usize) -> (u64, u64) {
         let head = self.clean.get(..at).unwrap_or(&self.clean);
         match head.iter().rposition(|&c| c == b'\n') {
