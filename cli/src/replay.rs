@@ -117,7 +117,9 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     Ok(ok)
 }
 
-/// One chunk line, as `--emit` asks.
+/// One chunk line, as `--emit` asks. Written as it is produced: a line may be far larger
+/// than the input (every settled value carries its path), and none of it is held whole
+/// but the snapshot and one value at a time.
 fn write_chunk(
     out: &mut impl Write,
     line: &mut String,
@@ -128,29 +130,75 @@ fn write_chunk(
     if emit == Emit::Final {
         return Ok(());
     }
-    line.clear();
-    line.push_str(r#"{"chunk":"#);
-    line.push_str(&index.to_string());
+    write!(out, r#"{{"chunk":{index}"#)?;
     if emit == Emit::Full {
-        line.push_str(r#","snapshot":"#);
+        out.write_all(br#","snapshot":"#)?;
+        line.clear();
         match stream.snapshot() {
             Some(value) => value.write_json(line),
             None => line.push_str("null"),
         }
+        out.write_all(line.as_bytes())?;
     }
-    line.push_str(r#","settled":["#);
+    out.write_all(br#","settled":["#)?;
     for (i, (path, value)) in stream.settled().enumerate() {
         if i > 0 {
-            line.push(',');
+            out.write_all(b",")?;
         }
-        line.push_str(r#"{"path":"#);
-        push_json_str(line, path);
-        line.push_str(r#","value":"#);
+        out.write_all(br#"{"path":""#)?;
+        let mut escaped = JsonText { out, error: None };
+        if path.write_to(&mut escaped).is_err() {
+            return Err(escaped
+                .error
+                .unwrap_or_else(|| io::Error::other("formatting a path failed")));
+        }
+        out.write_all(br#"","value":"#)?;
+        line.clear();
         value.write_json(line);
-        line.push('}');
+        out.write_all(line.as_bytes())?;
+        out.write_all(b"}")?;
     }
-    line.push_str("]}");
-    writeln!(out, "{line}")
+    out.write_all(b"]}\n")
+}
+
+/// Writes text into a JSON string literal (without its quotes), escaped, to `out`.
+struct JsonText<'w, W: Write> {
+    out: &'w mut W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> std::fmt::Write for JsonText<'_, W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let mut plain = 0;
+        let mut result = Ok(());
+        for (i, c) in s.char_indices() {
+            if c >= ' ' && c != '"' && c != '\\' {
+                continue;
+            }
+            result = result
+                .and_then(|()| {
+                    self.out
+                        .write_all(s.as_bytes().get(plain..i).unwrap_or_default())
+                })
+                .and_then(|()| match c {
+                    '"' => self.out.write_all(br#"\""#),
+                    '\\' => self.out.write_all(br"\\"),
+                    '\n' => self.out.write_all(br"\n"),
+                    '\r' => self.out.write_all(br"\r"),
+                    '\t' => self.out.write_all(br"\t"),
+                    c => write!(self.out, "\\u{:04x}", u32::from(c)),
+                });
+            plain = i + c.len_utf8();
+        }
+        result = result.and_then(|()| {
+            self.out
+                .write_all(s.as_bytes().get(plain..).unwrap_or_default())
+        });
+        result.map_err(|e| {
+            self.error = Some(e);
+            std::fmt::Error
+        })
+    }
 }
 
 /// A provider stream that could not be decoded ends the replay as `invalid`.

@@ -1,6 +1,6 @@
 //! What the derive's generated code names. Not public API: may change in any release.
 
-pub use crate::typed::{Depth, ObjectState, Route, atomic_step};
+pub use crate::typed::{Depth, Keys, ObjectState, Route, atomic_step};
 pub use serde;
 pub use serde_json;
 pub use std::convert::Infallible;
@@ -66,5 +66,42 @@ impl<T: Number> Number for Option<T> {
 impl<T: Number> Number for Box<T> {
     fn number(&self) -> Option<f64> {
         (**self).number()
+    }
+}
+
+/// The schema of an atomic field's type: its `Streamable` schema when it has one, else
+/// any value. Chosen by trait at the field's concrete type (autoref specialization):
+/// `(&&SchemaOf::<T>::new()).schema(generator)`.
+pub struct SchemaOf<T: ?Sized>(std::marker::PhantomData<fn() -> Box<T>>);
+
+impl<T: ?Sized> SchemaOf<T> {
+    /// The probe.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        SchemaOf(std::marker::PhantomData)
+    }
+}
+
+/// `T` describes itself.
+pub trait SchemaOfStreamable {
+    /// `T`'s schema.
+    fn schema(&self, generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema;
+}
+
+impl<T: crate::Streamable> SchemaOfStreamable for &SchemaOf<T> {
+    fn schema(&self, generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
+        T::schema(generator)
+    }
+}
+
+/// `T` has no schema of its own: any value.
+pub trait SchemaOfAnything {
+    /// `{}`.
+    fn schema(&self, generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema;
+}
+
+impl<T: ?Sized> SchemaOfAnything for SchemaOf<T> {
+    fn schema(&self, _: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
+        crate::schema::Schema::Object(crate::schema::Object::new())
     }
 }

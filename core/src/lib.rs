@@ -144,7 +144,7 @@ mod validate;
 #[doc(hidden)]
 pub mod __private;
 
-pub use dynamic::{DynamicSink, DynamicStream, Kind, PartialValue, ValueRef};
+pub use dynamic::{DynamicSink, DynamicStream, Kind, PartialValue, Pointer, ValueRef};
 pub use error::{Error, ErrorKind};
 pub use options::{Options, SERDE_MAX_DEPTH, SecondRoot};
 pub use outcome::{Partial, StreamError};

@@ -172,6 +172,9 @@ pub struct Decoder {
     provider: Provider,
     sse: SseParser,
     done: bool,
+    /// An error met after deltas of the same call: returned by the next call, so the
+    /// deltas before it are delivered first, however the body was split.
+    failed: Option<DecodeError>,
 }
 
 impl Decoder {
@@ -181,25 +184,47 @@ impl Decoder {
             provider,
             sse: SseParser::new(),
             done: false,
+            failed: None,
         }
     }
 
     /// Feeds raw bytes of the HTTP body; returns the deltas they complete.
+    ///
+    /// # Errors
+    ///
+    /// An event that is not the provider's JSON, or the provider's own error event. The
+    /// deltas decoded before it in the same call are returned first, and the error by the
+    /// next call (or [`Decoder::finish`]); after an error every call returns it.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Delta>, DecodeError> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
         let mut deltas = Vec::new();
         for event in self.sse.feed(bytes) {
-            self.event(&event, &mut deltas)?;
+            if let Err(error) = self.event(&event, &mut deltas) {
+                self.failed = Some(error.clone());
+                if deltas.is_empty() {
+                    return Err(error);
+                }
+                break;
+            }
         }
         Ok(deltas)
     }
 
-    /// Ends the body: an unterminated last event is decoded.
+    /// Ends the body. An event the body ended inside (no blank line after it: a dropped
+    /// connection) is discarded, as the event-stream rules say; the value it would have
+    /// extended is then judged on the text so far (a cut is `Truncated`).
+    ///
+    /// # Errors
+    ///
+    /// An error [`Decoder::feed`] met but has not returned yet.
     pub fn finish(&mut self) -> Result<Vec<Delta>, DecodeError> {
-        let mut deltas = Vec::new();
-        if let Some(event) = self.sse.finish() {
-            self.event(&event, &mut deltas)?;
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
         }
-        Ok(deltas)
+        self.sse.finish();
+        Ok(Vec::new())
     }
 
     fn event(&mut self, event: &SseEvent, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {

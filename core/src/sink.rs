@@ -36,8 +36,9 @@ impl<'a> Raw<'a> {
 /// Receives scanner events. Every method has an empty default, so a sink implements only
 /// what it needs; the scanner is generic over the sink, so calls are static and inlined.
 ///
-/// Order: a member's [`Sink::key`] comes when its value begins (never for a key whose value
-/// has not started). Scalars arrive whole ([`Sink::number`], [`Sink::bool`], [`Sink::null`])
+/// Order: a member's [`Sink::key`] comes when the key closes, before its value begins; a
+/// sink that shows values holds the key until then (a key appears only once its value has
+/// begun). Scalars arrive whole ([`Sink::number`], [`Sink::bool`], [`Sink::null`])
 /// once complete; strings arrive as `begin_string`, any number of fragments, `end_string`.
 /// Every `end_*` and scalar event is the moment that value settles.
 ///
@@ -68,8 +69,9 @@ pub trait Sink {
     fn begin_array(&mut self) {}
     /// The open array closed (`]`); it is settled.
     fn end_array(&mut self, raw: Raw<'_>) {}
-    /// The key of the member whose value begins with the next event (escapes decoded).
-    fn key(&mut self, key: &str) {}
+    /// The key of the member whose value begins with the next value event (escapes
+    /// decoded), as soon as it closes; `raw` is the key's own JSON text.
+    fn key(&mut self, key: &str, raw: Raw<'_>) {}
     /// A string value began.
     fn begin_string(&mut self) {}
     /// More characters of the open string (escapes decoded). Never splits a character.
@@ -82,9 +84,19 @@ pub trait Sink {
     fn bool(&mut self, value: bool, raw: Raw<'_>) {}
     /// A complete `null`.
     fn null(&mut self, raw: Raw<'_>) {}
+    /// The sink has seen enough (a typed stream failing fast): the scanner stops before
+    /// the next token and leaves the rest of the chunk unread.
+    fn halted(&self) -> bool {
+        false
+    }
     /// A second root replaced the first ([`SecondRoot::KeepLast`](crate::SecondRoot)):
-    /// forget the value read so far; the new root's events follow.
+    /// set the value read so far aside; the new root's events follow. Once the new root
+    /// settles, the old value may be dropped.
     fn reset(&mut self) {}
+    /// The input ended inside the root that replaced the value set aside by
+    /// [`Sink::reset`]: bring that complete value back (the scanner then reports success
+    /// with a warning rather than a truncation).
+    fn restore(&mut self) {}
 }
 
 /// A sink that ignores every event: the scanner alone, for validation and benchmarks.

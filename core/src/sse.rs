@@ -67,15 +67,16 @@ impl SseParser {
         events
     }
 
-    /// Ends the stream: an event not yet terminated by a blank line is dispatched.
-    pub fn finish(&mut self) -> Option<SseEvent> {
+    /// Ends the stream. An event not yet terminated by a blank line is discarded, as the
+    /// WHATWG event-stream rules say (the body ended inside it: a dropped connection);
+    /// returns true when there was one.
+    pub fn finish(&mut self) -> bool {
         let line = std::mem::take(&mut self.line);
-        let from_line = if line.is_empty() {
-            None
-        } else {
-            self.line_done(&line)
-        };
-        from_line.or_else(|| self.dispatch())
+        let pending = !line.is_empty() || self.data.is_some();
+        self.data = None;
+        self.event = None;
+        self.after_cr = false;
+        pending
     }
 
     fn line_done(&mut self, line: &[u8]) -> Option<SseEvent> {
@@ -122,8 +123,8 @@ mod tests {
 
     fn all(input: &[u8], chunk: usize) -> Vec<SseEvent> {
         let mut parser = SseParser::new();
-        let mut events: Vec<SseEvent> = input.chunks(chunk).flat_map(|c| parser.feed(c)).collect();
-        events.extend(parser.finish());
+        let events: Vec<SseEvent> = input.chunks(chunk).flat_map(|c| parser.feed(c)).collect();
+        assert_eq!(parser.finish(), !input.ends_with(b"\n\n"));
         events
     }
 
@@ -132,12 +133,15 @@ mod tests {
         let input = "id: 7\r\nevent: a\r\ndata: one\r\ndata:two\r\n\r\n: comment {\n\ndata\ndata: é\n\nevent: only\n\ndata: last";
         for chunk in 1..=input.len() {
             let events = all(input.as_bytes(), chunk);
-            assert_eq!(events.len(), 3, "chunk {chunk}");
+            assert_eq!(
+                events.len(),
+                2,
+                "chunk {chunk}: the unfinished last event is dropped"
+            );
             assert_eq!(events[0].event.as_deref(), Some("a"));
             assert_eq!(events[0].id.as_deref(), Some("7"));
             assert_eq!(events[0].data, "one\ntwo");
             assert_eq!(events[1].data, "\né", "an empty data line counts");
-            assert_eq!(events[2].data, "last", "flushed at the end");
         }
     }
 }

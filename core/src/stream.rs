@@ -51,9 +51,16 @@ where
     /// [`SERDE_MAX_DEPTH`](crate::SERDE_MAX_DEPTH), the nesting serde_json reads).
     pub fn with_options(mut options: Options) -> Self {
         options.max_depth = options.max_depth.min(crate::options::SERDE_MAX_DEPTH);
+        let fail_fast = options.fail_fast;
+        let mut scanner = Scanner::new(options);
+        match T::SHAPE {
+            crate::typed::Shape::Object => scanner.expect_root(true),
+            crate::typed::Shape::Array => scanner.expect_root(false),
+            crate::typed::Shape::Any => {}
+        }
         Stream {
-            scanner: Scanner::new(options),
-            sink: TypedSink::default(),
+            scanner,
+            sink: TypedSink::new(fail_fast),
             handlers: Vec::new(),
             empty: T::Draft::default(),
             failed: None,
@@ -129,7 +136,7 @@ where
     }
 
     /// Every required field (serde's notion: not `Option`, no `default`) has settled: the
-    /// caller may stop reading (cancel the request) and call [`Stream::finish`] now.
+    /// caller may stop reading (cancel the request) and call [`Stream::finish_early`].
     pub fn is_satisfied(&self) -> bool {
         if self.failed.is_some() || self.scanner.error().is_some() {
             return false;
@@ -150,22 +157,14 @@ where
     /// Ends the input and returns the strict value: serde's verdict on the value's clean
     /// text, computed once.
     ///
-    /// Called early, once [`Stream::is_satisfied`], it returns the value built from the
-    /// members that have settled (optional fields that never began take their defaults).
-    /// On failure the error carries the last draft and, for a truncated input, the
-    /// required fields that never settled.
+    /// A cut is never silent: input that ends inside the value is
+    /// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated), with the last draft and the
+    /// required fields that never settled, even when every required field has (a
+    /// half-written optional field would be lost). To stop reading on purpose once the
+    /// required fields are in, call [`Stream::finish_early`].
     pub fn finish(mut self) -> Result<T::Value, StreamError<T>> {
         if let Some(error) = self.failed.take() {
             return Err(self.fail(error));
-        }
-        if !self.scanner.is_complete() && self.is_satisfied() {
-            if let Some(prefix) = self.scanner.root_prefix() {
-                let mut text = prefix.to_vec();
-                text.push(b'}');
-                let value =
-                    validate::deserialize(&self.scanner, &text).map_err(|e| self.fail(e))?;
-                return self.checked(value, &text);
-            }
         }
         if let Err(error) = self.scanner.finish(&mut self.sink) {
             return Err(self.fail(error));
@@ -180,6 +179,32 @@ where
         }
     }
 
+    /// Ends the stream before its input ended, on purpose (the caller has what it needs
+    /// and cancels the request): the value built from the root object's members that have
+    /// settled. A member still being written is left out (optional fields take their
+    /// defaults), so call it once [`Stream::is_satisfied`]; a complete input gives what
+    /// [`Stream::finish`] gives.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) with the missing fields when
+    /// a required field has not settled; the stream's own error if it failed.
+    pub fn finish_early(mut self) -> Result<T::Value, StreamError<T>> {
+        if let Some(error) = self.failed.take() {
+            return Err(self.fail(error));
+        }
+        if !self.scanner.is_complete() && self.is_satisfied() {
+            if let Some(prefix) = self.scanner.root_prefix() {
+                let mut text = prefix.to_vec();
+                text.push(b'}');
+                let value =
+                    validate::deserialize(&self.scanner, &text).map_err(|e| self.fail(e))?;
+                return self.checked(value, &text);
+            }
+        }
+        self.finish()
+    }
+
     /// The constraints serde does not know (`#[settled(min_items = …)]`, …).
     fn checked(&mut self, value: T::Value, text: &[u8]) -> Result<T::Value, StreamError<T>> {
         match T::check(&value, &mut Vec::new()) {
@@ -192,16 +217,16 @@ where
     }
 
     /// Ends the input the way the provider said it ended: a finish reason at the token
-    /// limit (`length`, `max_tokens`, `max_output_tokens`) with the value incomplete (and
-    /// not [satisfied](Stream::is_satisfied)) is a truncation that names the cause;
-    /// otherwise this is [`Stream::finish`].
+    /// limit (`length`, `max_tokens`, `max_output_tokens`) with the value incomplete is a
+    /// truncation that names the cause (whether or not the required fields have settled:
+    /// the draft is in the error); otherwise this is [`Stream::finish`].
     pub fn finish_after(
         mut self,
         reason: &crate::provider::FinishReason,
     ) -> Result<T::Value, StreamError<T>> {
         if let Some(name) = reason.truncation_name() {
-            if !self.is_satisfied() {
-                if let Err(error) = self.scanner.cut(name) {
+            if self.failed.is_none() {
+                if let Err(error) = self.scanner.cut(name, &mut self.sink) {
                     return Err(self.fail(error));
                 }
             }

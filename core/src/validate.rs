@@ -154,7 +154,7 @@ fn locate(text: &[u8], pointer: &str) -> Option<std::ops::Range<usize>> {
         fn end_array(&mut self, raw: Raw<'_>) {
             self.close(raw);
         }
-        fn key(&mut self, key: &str) {
+        fn key(&mut self, key: &str, _raw: Raw<'_>) {
             self.key.clear();
             self.key.push_str(key);
         }

@@ -322,20 +322,118 @@ fn unknown_keys_are_skipped_and_aliases_read() {
     );
 }
 
+/// Issue 12, bug 9: a duplicate key changed a settled value (`Score(1)` then `Score(2)`).
+/// serde rejects a struct's duplicate field; the stream says so in the chunk where the key
+/// closes, at the key, and the first value stays.
 #[test]
-fn duplicate_keys_follow_the_last_and_finish_reports_serde() {
+fn a_duplicate_field_fails_fast_at_its_key_and_the_first_value_stays() {
     let mut stream = Inner::stream();
-    let text = r#"{"displayName": "a", "count": 1, "displayName": "b""#;
-    stream.feed(text.as_bytes()).unwrap();
-    assert_eq!(stream.draft().display_name.as_deref(), Some("b"));
-    stream
-        .feed(br#", "tags": [], "color": null, "ratio": 3}"#)
-        .unwrap();
+    let fields: Vec<_> = stream
+        .feed(br#"{"displayName": "a", "count": 1"#)
+        .unwrap()
+        .collect();
+    assert_eq!(fields.len(), 1, "the count settles at its delimiter");
+    let err = stream.feed(br#", "displayName""#).unwrap_err();
+    assert_eq!(err.kind(), settled::ErrorKind::Validation);
+    assert_eq!(err.path(), Some("/displayName"));
+    assert!(
+        err.reason().contains("duplicate field `displayName`"),
+        "{err}"
+    );
+    assert_eq!(err.offset(), 33, "at the repeated key");
+    assert_eq!(stream.draft().display_name.as_deref(), Some("a"));
+    assert_eq!(
+        stream.draft().state(InnerFieldName::DisplayName),
+        settled::FieldState::Settled
+    );
+    let err = stream.finish().unwrap_err();
+    assert!(err.to_string().contains("duplicate field"), "{err}");
+}
+
+/// Without fail-fast the duplicate's value is skipped (no second event, the draft keeps
+/// the first value) and `finish` reports serde's verdict.
+#[test]
+fn a_duplicate_field_is_skipped_without_fail_fast() {
+    let mut stream = Inner::stream_with(settled::Options::default().fail_fast(false));
+    let text = r#"{"displayName": "a", "count": 1, "displayName": "b", "tags": [], "color": null, "ratio": 3}"#;
+    let fields: Vec<String> = stream
+        .feed(text.as_bytes())
+        .unwrap()
+        .map(|f| format!("{f:?}"))
+        .collect();
+    assert_eq!(
+        fields
+            .iter()
+            .filter(|f| f.starts_with("DisplayName"))
+            .count(),
+        1,
+        "{fields:?}"
+    );
+    assert_eq!(stream.draft().display_name.as_deref(), Some("a"));
     let err = stream.finish().unwrap_err();
     assert_eq!(err.kind(), settled::ErrorKind::Validation);
     assert!(
         err.to_string().contains("duplicate field `displayName`"),
         "{err}"
+    );
+}
+
+/// The example of the issue, through an alias: `{"score": 1, "confidence": 2}` is the same
+/// field twice.
+#[test]
+fn a_field_read_twice_through_an_alias_is_a_duplicate() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Scored {
+        #[serde(alias = "confidence")]
+        score: u8,
+    }
+    let mut stream = Scored::stream();
+    let mut events = Vec::new();
+    let mut error = None;
+    for byte in br#"{"score": 1, "confidence": 2}"#.chunks(1) {
+        match stream.feed(byte) {
+            Ok(fields) => events.extend(fields.map(|f| format!("{f:?}"))),
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    assert_eq!(events, ["Score(1)"]);
+    let error = error.expect("the duplicate fails");
+    assert!(
+        error.reason().contains("duplicate field `score`"),
+        "{error}"
+    );
+    assert_eq!(error.path(), Some("/confidence"), "the key the model wrote");
+    assert_eq!(*stream.draft().score.as_ref().unwrap(), 1);
+}
+
+/// Maps and `serde_json::Value` fields: serde would keep the last value, but the first has
+/// settled (and been shown); the typed stream rejects the repetition.
+#[test]
+fn duplicate_map_keys_are_rejected_in_a_typed_stream() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Maps {
+        weights: std::collections::BTreeMap<String, u8>,
+        extra: serde_json::Value,
+    }
+    let mut stream = Maps::stream();
+    let err = stream
+        .feed(br#"{"weights": {"a": 1, "a": 2}}"#)
+        .unwrap_err();
+    assert_eq!(err.path(), Some("/weights/a"));
+    assert!(err.reason().contains("duplicate key `a`"), "{err}");
+    assert_eq!(stream.draft().weights.as_ref().unwrap()["a"], 1);
+
+    let mut stream = Maps::stream();
+    let err = stream
+        .feed(br#"{"weights": {}, "extra": {"x": [{"k": 1, "k": 2}]}}"#)
+        .unwrap_err();
+    assert_eq!(err.path(), Some("/extra/x/0/k"));
+    assert_eq!(
+        stream.draft().extra.as_ref().unwrap(),
+        &serde_json::json!({"x": [{"k": 1}]})
     );
 }
 
@@ -444,20 +542,6 @@ fn fields_serde_reads_with_a_function_are_left_to_serde() {
         },
         "what serde reads"
     );
-}
-
-#[test]
-fn a_repeated_key_streams_again_and_is_not_settled_meanwhile() {
-    let mut stream = Inner::stream();
-    stream
-        .feed(br#"{"displayName": "abc", "count": 1, "tags": [], "color": null, "ratio": 1, "displayName": "x"#)
-        .unwrap();
-    assert_eq!(stream.draft().display_name.as_deref(), Some("x"));
-    assert_eq!(
-        stream.draft().state(InnerFieldName::DisplayName),
-        settled::FieldState::Streaming
-    );
-    assert!(!stream.is_satisfied());
 }
 
 #[test]

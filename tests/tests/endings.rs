@@ -55,9 +55,9 @@ fn truncated_at_every_byte_keeps_the_last_draft_and_names_the_missing_fields() {
             stream.feed(piece).unwrap();
         }
         let last_draft = stream.draft().clone();
-        let satisfied = stream.is_satisfied();
+        // A cut is never silent: only the complete value finishes (issue 12, bug 13).
         let result = stream.finish();
-        if cut >= end || satisfied {
+        if cut >= end {
             let report = result.unwrap_or_else(|e| panic!("cut {cut}: {e}"));
             assert_eq!(report.version, 2, "cut {cut}");
             continue;
@@ -91,7 +91,7 @@ fn early_satisfaction_returns_the_value_before_the_input_ends() {
         "title, priority and weights are required"
     );
     assert!(stream.missing().is_empty());
-    let ticket = stream.finish().unwrap();
+    let ticket = stream.finish_early().unwrap();
     assert_eq!(ticket.title, "Crash on start");
     assert_eq!(
         ticket.labels,
@@ -107,6 +107,52 @@ fn early_satisfaction_returns_the_value_before_the_input_ends() {
         stream.missing(),
         [TicketFieldName::Priority, TicketFieldName::Weights]
     );
+}
+
+/// Issue 12, bug 13: a reply cut by the token limit once the required fields had settled
+/// was `Ok`, dropping the half-written optional field. Every cut is `Truncated`, with the
+/// draft; an all-optional model is not "satisfied" into silence either.
+#[test]
+fn a_cut_after_the_required_fields_is_still_truncated() {
+    use settled::provider::FinishReason;
+    #[derive(Debug, serde::Deserialize, StreamingModel)]
+    struct Summary {
+        summary: String,
+        #[serde(default)]
+        blocking_issues: Option<Vec<String>>,
+    }
+    let text = r#"{"summary":"s", "blocking_issues":["the migration drops the us"#;
+    for finish in [Some(FinishReason::Length), None] {
+        let mut stream = Summary::stream();
+        stream.feed(text.as_bytes()).unwrap();
+        assert!(stream.is_satisfied());
+        let result = match &finish {
+            Some(reason) => stream.finish_after(reason),
+            None => stream.finish(),
+        };
+        let err = result.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Truncated, "{finish:?}");
+        let draft = err.draft().unwrap();
+        assert_eq!(
+            draft.blocking_issues.as_ref().unwrap().as_ref().unwrap()[0],
+            "the migration drops the us"
+        );
+        if finish.is_some() {
+            assert!(err.to_string().contains("length"), "{err}");
+        }
+    }
+    #[derive(Debug, serde::Deserialize, StreamingModel)]
+    struct AllOptional {
+        note: Option<String>,
+    }
+    let mut stream = AllOptional::stream();
+    stream.feed(b"{").unwrap();
+    let err = stream.finish_after(&FinishReason::Length).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Truncated);
+    // Asked for on purpose, the early value is there.
+    let mut stream = AllOptional::stream();
+    stream.feed(br#"{"note": "a", "x": "unfin"#).unwrap();
+    assert_eq!(stream.finish_early().unwrap().note.as_deref(), Some("a"));
 }
 
 #[test]

@@ -292,7 +292,9 @@ fn check_contract(
             prop_assert!(previous.is_none(), "chunk {i}: the snapshot disappeared");
         }
         let mut in_chunk: Vec<String> = Vec::new();
-        for (path, value) in stream.settled() {
+        for (pointer, value) in stream.settled() {
+            let path = pointer.to_string();
+            let path = path.as_str();
             let value: Value = serde_json::from_str(&value.to_json()).expect("settled is JSON");
             prop_assert_eq!(
                 Some(&value),

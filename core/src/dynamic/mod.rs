@@ -9,4 +9,4 @@ mod write;
 pub(crate) use pointer::{Segment, push_pointer};
 pub use sink::DynamicSink;
 pub use stream::DynamicStream;
-pub use tree::{Kind, PartialValue, ValueRef};
+pub use tree::{Kind, PartialValue, Pointer, ValueRef};

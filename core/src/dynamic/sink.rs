@@ -1,11 +1,14 @@
-//! The dynamic sink: builds a [`PartialValue`] in place and records settled paths.
+//! The dynamic sink: builds a [`PartialValue`] in place and records which values settled.
 
-use super::pointer::{Segment, push_pointer};
 use super::tree::{Node, PartialValue};
 use crate::sink::{Raw, Sink};
 
-/// A [`Sink`] that keeps the value read so far as a schema-less tree, and (optionally) the
-/// JSON Pointer of every value the moment it settles.
+/// A [`Sink`] that keeps the value read so far as a schema-less tree, and (optionally)
+/// which values settled, as node ids whose JSON Pointers are computed only when read.
+///
+/// A duplicate key keeps its first value (the first value settled, and a settled value
+/// never changes): the later member is scanned, checked and left out, and its key's
+/// position is recorded for a warning.
 #[derive(Debug, Clone, Default)]
 pub struct DynamicSink {
     tree: PartialValue,
@@ -13,17 +16,23 @@ pub struct DynamicSink {
     open: Vec<usize>,
     /// The open string value, if any.
     open_string: Option<usize>,
-    /// Path segments of open values below the root (containers and the open string).
-    path: Vec<Segment>,
     /// The key of the member whose value begins next.
     key: String,
+    /// The next value belongs to a duplicate key: skip it.
+    skip_next: bool,
+    /// Inside a skipped value: containers and strings open in it.
+    skipping: Option<u32>,
     track: bool,
-    settled: Vec<(String, usize)>,
-    duplicate_seen: bool,
+    settled: Vec<usize>,
+    /// Clean-buffer offsets of duplicate keys seen since the last drain.
+    duplicates: Vec<usize>,
+    /// The value a second root replaced ([`SecondRoot::KeepLast`](crate::SecondRoot)),
+    /// until the new root settles.
+    previous: Option<PartialValue>,
 }
 
 impl DynamicSink {
-    /// A sink that records settled paths when `track_settled` is true.
+    /// A sink that records settled values when `track_settled` is true.
     pub fn new(track_settled: bool) -> Self {
         DynamicSink {
             track: track_settled,
@@ -36,159 +45,202 @@ impl DynamicSink {
         &self.tree
     }
 
-    /// Settled values recorded since the last [`DynamicSink::clear_settled`], as JSON
-    /// Pointers and node ids, in completion order, each path at most once (a duplicate
-    /// key keeps its latest value).
-    pub(crate) fn settled(&self) -> &[(String, usize)] {
+    /// Node ids of the values settled since the last [`DynamicSink::clear_settled`], in
+    /// completion order (innermost first), each at most once.
+    pub(crate) fn settled(&self) -> &[usize] {
         &self.settled
     }
 
     /// Forgets the recorded settled values.
     pub fn clear_settled(&mut self) {
         self.settled.clear();
-        self.duplicate_seen = false;
     }
 
-    /// Drops earlier reports of a path reported again (duplicate keys), keeping the last.
-    pub(crate) fn dedupe_settled(&mut self) {
-        if !self.duplicate_seen {
-            return;
-        }
-        let mut seen = std::collections::HashSet::new();
-        let mut keep = vec![false; self.settled.len()];
-        for (i, (path, _)) in self.settled.iter().enumerate().rev() {
-            if let Some(slot) = keep.get_mut(i) {
-                *slot = seen.insert(path.clone());
-            }
-        }
-        let mut flags = keep.into_iter();
-        self.settled.retain(|_| flags.next().unwrap_or(true));
-        self.duplicate_seen = false;
+    /// Takes the clean-buffer offsets of the duplicate keys seen since the last call.
+    pub(crate) fn take_duplicates(&mut self) -> Vec<usize> {
+        std::mem::take(&mut self.duplicates)
     }
 
-    /// Adds a node under the innermost open container; returns its id and its segment.
-    fn attach(&mut self, node: Node) -> (usize, Option<Segment>) {
+    /// Adds a node under the innermost open container (or as the root); returns its id.
+    fn attach(&mut self, node: Node) -> usize {
         let id = self.tree.nodes.len();
         self.tree.nodes.push(node);
         let Some(&parent) = self.open.last() else {
+            self.tree.up.push((id, 0));
             self.tree.root = Some(id);
-            return (id, None);
+            return id;
         };
-        let segment = match self.tree.nodes.get_mut(parent) {
+        let position = match self.tree.nodes.get_mut(parent) {
             Some(Node::Array(items)) => {
                 items.push(id);
-                Some(Segment::Index(items.len() - 1))
+                items.len() - 1
             }
             Some(Node::Object(members)) => {
-                if members.insert(&self.key, id) {
-                    self.duplicate_seen = true;
-                }
-                Some(Segment::Key(self.key.as_str().into()))
+                members.push(&self.key, id);
+                members.entries.len() - 1
             }
-            _ => None,
+            _ => 0,
         };
-        (id, segment)
-    }
-
-    fn open_value(&mut self, node: Node) -> usize {
-        let (id, segment) = self.attach(node);
-        if let Some(segment) = segment {
-            self.path.push(segment);
-        }
+        self.tree.up.push((parent, position));
         id
     }
 
-    /// Records that `id`, whose segment is on top of the path (or `own` for scalars),
-    /// settled.
-    fn settle(&mut self, id: usize, own: Option<&Segment>) {
-        if !self.track {
-            return;
+    fn settle(&mut self, id: usize) {
+        if self.track {
+            self.settled.push(id);
         }
-        let mut pointer = String::new();
-        for segment in self.path.iter().chain(own) {
-            push_pointer(&mut pointer, segment);
+        if id == self.tree.root.unwrap_or(usize::MAX) {
+            // The root is complete: a value set aside for it is gone for good.
+            self.previous = None;
         }
-        self.settled.push((pointer, id));
-    }
-
-    fn close_value(&mut self, id: usize, had_parent: bool) {
-        self.settle(id, None);
-        if had_parent {
-            self.path.pop();
-        }
-    }
-
-    fn scalar(&mut self, node: Node) {
-        let (id, segment) = self.attach(node);
-        self.settle(id, segment.as_ref());
     }
 
     fn end_container(&mut self) {
         if let Some(id) = self.open.pop() {
-            let had_parent = !self.open.is_empty();
-            self.close_value(id, had_parent);
+            self.settle(id);
         }
+    }
+
+    /// Follows a skipped value (a duplicate key's): true while the event belongs to it.
+    fn skipped(&mut self, opens: bool, closes: bool) -> bool {
+        if std::mem::take(&mut self.skip_next) {
+            self.skipping = Some(0);
+        }
+        let Some(depth) = self.skipping.as_mut() else {
+            return false;
+        };
+        if opens {
+            *depth += 1;
+        } else if closes {
+            *depth = depth.saturating_sub(1);
+        }
+        if *depth == 0 {
+            self.skipping = None;
+        }
+        true
     }
 }
 
 impl Sink for DynamicSink {
     fn begin_object(&mut self) {
-        let id = self.open_value(Node::Object(Default::default()));
+        if self.skipped(true, false) {
+            return;
+        }
+        let id = self.attach(Node::Object(Default::default()));
         self.open.push(id);
     }
 
     fn end_object(&mut self, _raw: Raw<'_>) {
+        if self.skipped(false, true) {
+            return;
+        }
         self.end_container();
     }
 
     fn begin_array(&mut self) {
-        let id = self.open_value(Node::Array(Vec::new()));
+        if self.skipped(true, false) {
+            return;
+        }
+        let id = self.attach(Node::Array(Vec::new()));
         self.open.push(id);
     }
 
     fn end_array(&mut self, _raw: Raw<'_>) {
+        if self.skipped(false, true) {
+            return;
+        }
         self.end_container();
     }
 
-    fn key(&mut self, key: &str) {
+    fn key(&mut self, key: &str, raw: Raw<'_>) {
+        if self.skipping.is_some() {
+            return;
+        }
+        let duplicate = matches!(
+            self.open.last().and_then(|&id| self.tree.nodes.get(id)),
+            Some(Node::Object(members)) if members.contains(key)
+        );
+        if duplicate {
+            self.skip_next = true;
+            self.duplicates.push(raw.span().start);
+        }
         self.key.clear();
         self.key.push_str(key);
     }
 
     fn begin_string(&mut self) {
-        let id = self.open_value(Node::String(String::new()));
+        if self.skipped(true, false) {
+            return;
+        }
+        let id = self.attach(Node::String(String::new()));
         self.open_string = Some(id);
     }
 
     fn string_fragment(&mut self, fragment: &str) {
+        if self.skipping.is_some() {
+            return;
+        }
         if let Some(Node::String(s)) = self.open_string.and_then(|id| self.tree.nodes.get_mut(id)) {
             s.push_str(fragment);
         }
     }
 
     fn end_string(&mut self, _raw: Raw<'_>) {
+        if self.skipped(false, true) {
+            return;
+        }
         if let Some(id) = self.open_string.take() {
-            let had_parent = !self.open.is_empty();
-            self.close_value(id, had_parent);
+            self.settle(id);
         }
     }
 
     fn number(&mut self, text: &str, _raw: Raw<'_>) {
-        self.scalar(Node::Number(text.into()));
+        if self.skipped(false, false) {
+            return;
+        }
+        let id = self.attach(Node::Number(text.into()));
+        self.settle(id);
     }
 
     fn bool(&mut self, value: bool, _raw: Raw<'_>) {
-        self.scalar(Node::Bool(value));
+        if self.skipped(false, false) {
+            return;
+        }
+        let id = self.attach(Node::Bool(value));
+        self.settle(id);
     }
 
     fn null(&mut self, _raw: Raw<'_>) {
-        self.scalar(Node::Null);
+        if self.skipped(false, false) {
+            return;
+        }
+        let id = self.attach(Node::Null);
+        self.settle(id);
     }
 
     fn reset(&mut self) {
-        self.tree = PartialValue::default();
+        let replaced = std::mem::take(&mut self.tree);
+        if replaced.root.is_some() {
+            self.previous = Some(replaced);
+        }
         self.open.clear();
         self.open_string = None;
-        self.path.clear();
+        self.skip_next = false;
+        self.skipping = None;
+        // What settled in the replaced value is gone with it: its node ids would point
+        // into the new tree.
+        self.settled.clear();
+        self.duplicates.clear();
+    }
+
+    fn restore(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            self.tree = previous;
+            self.open.clear();
+            self.open_string = None;
+            self.skip_next = false;
+            self.skipping = None;
+            self.settled.clear();
+        }
     }
 }

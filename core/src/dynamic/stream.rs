@@ -1,7 +1,7 @@
 //! [`DynamicStream`]: the scanner driving a [`DynamicSink`].
 
 use super::sink::DynamicSink;
-use super::tree::{PartialValue, ValueRef};
+use super::tree::{PartialValue, Pointer, ValueRef};
 use crate::error::{Error, Reason};
 use crate::options::Options;
 use crate::scanner::Scanner;
@@ -52,15 +52,23 @@ impl DynamicStream {
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), Error> {
         self.sink.clear_settled();
         let result = self.scanner.feed(chunk, &mut self.sink);
-        self.sink.dedupe_settled();
+        self.note_duplicates();
         result
+    }
+
+    /// Duplicate keys keep their first value: each is recorded as a warning.
+    fn note_duplicates(&mut self) {
+        for at in self.sink.take_duplicates() {
+            let offset = self.scanner.root_offset() + at as u64;
+            self.scanner.warn(crate::WarningKind::DuplicateKey, offset);
+        }
     }
 
     /// Ends the input. A root number settles here (it is added to
     /// [`DynamicStream::settled`] after the last chunk's values).
     pub fn finish(&mut self) -> Result<ValueRef<'_>, Error> {
         let result = self.scanner.finish(&mut self.sink);
-        self.sink.dedupe_settled();
+        self.note_duplicates();
         result?;
         // The scanner finishes cleanly only after a root value, so this is always `Some`.
         let offset = self.scanner.offset();
@@ -77,7 +85,9 @@ impl DynamicStream {
         reason: &crate::provider::FinishReason,
     ) -> Result<ValueRef<'_>, Error> {
         if let Some(name) = reason.truncation_name() {
-            self.scanner.cut(name)?;
+            let result = self.scanner.cut(name, &mut self.sink);
+            self.note_duplicates();
+            result?;
         }
         self.finish()
     }
@@ -93,13 +103,24 @@ impl DynamicStream {
     }
 
     /// Values settled by the last [`DynamicStream::feed`] (and by
-    /// [`DynamicStream::finish`]), innermost first, as JSON Pointers with their final value.
-    pub fn settled(&self) -> impl Iterator<Item = (&str, ValueRef<'_>)> {
+    /// [`DynamicStream::finish`]), innermost first, with their JSON Pointers (computed when
+    /// displayed: an unread report costs nothing) and their final values.
+    ///
+    /// A duplicate key keeps its first value (a settled value never changes): the later
+    /// member is left out and reported in [`DynamicStream::warnings`]. A second value
+    /// that replaces the first ([`SecondRoot::KeepLast`](crate::SecondRoot::KeepLast))
+    /// takes the first value's reports of its chunk with it.
+    pub fn settled(&self) -> impl Iterator<Item = (Pointer<'_>, ValueRef<'_>)> {
         let tree = self.sink.value();
         self.sink
             .settled()
             .iter()
-            .map(move |(path, id)| (path.as_str(), tree.at(*id)))
+            .map(move |&id| (tree.pointer(id), tree.at(id)))
+    }
+
+    /// What was tolerated: duplicate keys, a second JSON value.
+    pub fn warnings(&self) -> &[crate::Warning] {
+        self.scanner.warnings()
     }
 
     /// The scanner: clean buffer, offset, depth.

@@ -25,17 +25,16 @@ pub(crate) struct Members {
 }
 
 impl Members {
-    /// Adds a member; a key seen before keeps its position and takes the new value (the
-    /// last one wins, as in serde_json). Returns true for such a duplicate.
-    pub(crate) fn insert(&mut self, key: &str, node: usize) -> bool {
-        let found = match &self.index {
-            Some(index) => index.get(key).copied(),
-            None => self.entries.iter().position(|(k, _)| &**k == key),
-        };
-        if let Some(slot) = found.and_then(|pos| self.entries.get_mut(pos)) {
-            slot.1 = node;
-            return true;
+    /// The object has a member `key`.
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        match &self.index {
+            Some(index) => index.contains_key(key),
+            None => self.entries.iter().any(|(k, _)| &**k == key),
         }
+    }
+
+    /// Adds a member (a key not present: duplicates are the caller's to refuse).
+    pub(crate) fn push(&mut self, key: &str, node: usize) {
         let pos = self.entries.len();
         self.entries.push((key.into(), node));
         match &mut self.index {
@@ -53,7 +52,6 @@ impl Members {
             }
             None => {}
         }
-        false
     }
 }
 
@@ -62,6 +60,9 @@ impl Members {
 #[derive(Debug, Clone, Default)]
 pub struct PartialValue {
     pub(crate) nodes: Vec<Node>,
+    /// Per node: its parent and its position there (member or element index); the root's
+    /// parent is itself. A value's JSON Pointer is read from these only when asked for.
+    pub(crate) up: Vec<(usize, usize)>,
     pub(crate) root: Option<usize>,
 }
 
@@ -77,6 +78,90 @@ impl PartialValue {
 
     pub(crate) fn at(&self, id: usize) -> ValueRef<'_> {
         ValueRef { tree: self, id }
+    }
+
+    /// The JSON Pointer of node `id`, computed from the parent links.
+    pub(crate) fn pointer(&self, id: usize) -> Pointer<'_> {
+        Pointer { tree: self, id }
+    }
+
+    /// Writes the pointer of `id` to `out`, root first, without recursion.
+    fn write_pointer(&self, id: usize, out: &mut dyn fmt::Write) -> fmt::Result {
+        let mut chain = Vec::new();
+        let mut at = id;
+        while let Some(&(parent, position)) = self.up.get(at) {
+            if parent == at {
+                break;
+            }
+            chain.push((parent, position));
+            at = parent;
+        }
+        for &(parent, position) in chain.iter().rev() {
+            out.write_char('/')?;
+            match self.nodes.get(parent) {
+                Some(Node::Object(members)) => {
+                    let key = members.entries.get(position).map_or("", |(k, _)| &**k);
+                    for c in key.chars() {
+                        match c {
+                            '~' => out.write_str("~0")?,
+                            '/' => out.write_str("~1")?,
+                            c => out.write_char(c)?,
+                        }
+                    }
+                }
+                _ => write!(out, "{position}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The RFC 6901 JSON Pointer of a value in a [`PartialValue`], computed when displayed
+/// (settled values cost no string until one is asked for).
+#[derive(Clone, Copy)]
+pub struct Pointer<'a> {
+    tree: &'a PartialValue,
+    id: usize,
+}
+
+impl Pointer<'_> {
+    /// Writes the pointer to `out` (for output that should not hold it whole).
+    pub fn write_to(&self, out: &mut dyn fmt::Write) -> fmt::Result {
+        self.tree.write_pointer(self.id, out)
+    }
+}
+
+impl fmt::Display for Pointer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.tree.write_pointer(self.id, f)
+    }
+}
+
+impl fmt::Debug for Pointer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pointer({self})")
+    }
+}
+
+impl PartialEq<str> for Pointer<'_> {
+    /// Compares without building the pointer's string.
+    fn eq(&self, other: &str) -> bool {
+        /// Consumes `rest` as the pointer is written; fails at the first difference.
+        struct Matches<'s>(&'s str);
+        impl fmt::Write for Matches<'_> {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                self.0 = self.0.strip_prefix(s).ok_or(fmt::Error)?;
+                Ok(())
+            }
+        }
+        let mut matches = Matches(other);
+        self.write_to(&mut matches).is_ok() && matches.0.is_empty()
+    }
+}
+
+impl PartialEq<&str> for Pointer<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
     }
 }
 

@@ -24,10 +24,22 @@ impl Scanner {
                 .position(|&c| PROSE_STOP[usize::from(c)])
                 .unwrap_or(rest.len())
         };
-        let room = self.options.idle_limit.saturating_sub(self.idle_bytes(i));
-        if skip as u64 > room && !self.done {
-            let at = i + usize::try_from(room).unwrap_or(skip);
-            return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
+        // The prose run may have begun `back` bytes before `i`, in the previous chunk.
+        let back = u64::from(std::mem::take(&mut self.preamble.resume_back));
+        let idle = self.idle_bytes(i).saturating_sub(back);
+        let room = self.options.idle_limit.saturating_sub(idle);
+        if skip as u64 + back > room && !self.done {
+            let reason = Reason::IdleLimit(self.options.idle_limit);
+            if room < back {
+                // The limit fell inside the split character: report it there.
+                return Err(super::Stop {
+                    reason,
+                    at: i,
+                    back: u8::try_from(back - room).unwrap_or(0),
+                });
+            }
+            let at = i + usize::try_from(room - back).unwrap_or(skip);
+            return Err(stop(reason, at));
         }
         let (skipped, tail) = rest.split_at(skip);
         if !self.preamble.prose_seen && skipped.iter().any(|&c| !is_ws(c)) {
@@ -36,6 +48,11 @@ impl Scanner {
         let at = i + skip;
         match tail.first() {
             None => Ok(at),
+            Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) => {
+                // A typed stream knows its root's shape: `as noted in [1]` is prose.
+                self.preamble.prose_seen = true;
+                Ok(at + 1)
+            }
             Some(&c @ (b'{' | b'[')) => self.start_root(b, c, at, sink),
             Some(b'`') => {
                 self.preamble.ticks = 1;
@@ -49,6 +66,13 @@ impl Scanner {
                 Ok(at + 1)
             }
         }
+    }
+
+    /// `c` opens a root of the other shape than a typed stream expects, in prose (a root
+    /// right after a JSON fence or at the start of the input is the value, of any shape:
+    /// serde then says what is wrong with it).
+    fn wrong_shape(&self, c: u8) -> bool {
+        self.preamble.prose_seen && self.root_shape.is_some_and(|object| object != (c == b'{'))
     }
 
     /// Counting backticks: three or more open a fence.

@@ -15,10 +15,18 @@ mod tables;
 
 use crate::error::{Error, Reason};
 use crate::options::Options;
-use crate::sink::Sink;
+use crate::sink::{Raw, Sink};
 use state::{Frame, Num, Preamble, State, StrState};
 
 pub use second::{Warning, WarningKind};
+
+/// A complete root set aside by a second one (keep-last).
+#[derive(Debug, Clone)]
+struct Previous {
+    clean: Vec<u8>,
+    root_offset: u64,
+    root_position: (u64, u64),
+}
 
 /// Why a step stopped, and at which index of the current chunk.
 #[derive(Debug)]
@@ -66,6 +74,14 @@ pub struct Scanner {
     key: String,
     /// The open string is a key.
     in_key: bool,
+    /// Clean-buffer span of the last key read, quotes included.
+    key_start: usize,
+    key_end: usize,
+    /// A key of a tentative root closed: it goes to the sink when the root is confirmed.
+    key_pending: bool,
+    /// A typed stream's root is an object (or an array): a bracket of the other shape in
+    /// prose is prose.
+    root_shape: Option<bool>,
     string: StrState,
     number: Num,
     literal: &'static [u8],
@@ -103,6 +119,9 @@ pub struct Scanner {
     done: bool,
     /// Clean-buffer offset where a second root's text begins (the first root's length).
     second_start: usize,
+    /// The complete root a second one replaced (keep-last), until that one completes: the
+    /// value kept if the input ends inside the second.
+    previous: Option<Previous>,
     /// Input offset of the second root's first byte.
     second_offset: u64,
     /// A second root is being scanned for detection only (keep-first policy): its events
@@ -133,6 +152,10 @@ impl Scanner {
             clean: Vec::new(),
             key: String::new(),
             in_key: false,
+            key_start: 0,
+            key_end: 0,
+            key_pending: false,
+            root_shape: None,
             string: StrState::NEW,
             number: Num::Int,
             literal: b"",
@@ -144,6 +167,7 @@ impl Scanner {
                 long_tag: false,
                 prose_seen: false,
                 in_code: false,
+                resume_back: 0,
                 fence_tag: [0; 8],
                 fence_tag_len: 0,
             },
@@ -163,6 +187,7 @@ impl Scanner {
             false_start: None,
             done: false,
             second_start: 0,
+            previous: None,
             second_offset: 0,
             muted: false,
             second_confirmed: false,
@@ -171,6 +196,12 @@ impl Scanner {
             warnings: Vec::new(),
             error: None,
         }
+    }
+
+    /// Only a root of this shape (`true`: an object, `false`: an array) may begin in prose;
+    /// a bracket of the other shape there is prose (`as noted in [1]` before an object).
+    pub(crate) fn expect_root(&mut self, object: bool) {
+        self.root_shape = Some(object);
     }
 
     /// The options this scanner was built with.
@@ -264,14 +295,14 @@ impl Scanner {
             };
             match step {
                 Ok(next) => i = next,
-                Err(s) if self.droppable(s.reason) => {
-                    self.abandon();
-                    i = s.at;
-                }
+                Err(s) if self.droppable(s.reason) => i = self.abandon(s, bytes.len()),
                 Err(s) => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
             }
             if self.second_confirmed {
                 self.keep_first();
+            }
+            if sink.halted() {
+                break;
             }
         }
         if !over.is_empty() {
@@ -289,7 +320,7 @@ impl Scanner {
         }
         if self.done && (self.tentative || self.muted || self.in_prose()) {
             if self.tentative || self.muted {
-                self.abandon();
+                self.drop_root();
             }
             return Ok(());
         }
@@ -317,19 +348,42 @@ impl Scanner {
                 _ => Reason::EofWhileParsingArray,
             },
         };
+        if reason.kind() == crate::ErrorKind::Truncated && self.restore_previous(sink) {
+            return Ok(());
+        }
         Err(self.fail(reason, &[], 0))
     }
 
     /// The provider cut the response (finish reason `reason`): a truncation, unless the
-    /// value is already complete.
-    pub(crate) fn cut(&mut self, reason: &'static str) -> Result<(), Error> {
+    /// value is already complete (or a complete value before it is kept, keep-last).
+    pub(crate) fn cut<S: Sink>(&mut self, reason: &'static str, sink: &mut S) -> Result<(), Error> {
         if let Some(error) = &self.error {
             return Err(error.clone());
         }
-        if self.is_complete() {
+        if self.is_complete() || self.restore_previous(sink) {
             return Ok(());
         }
         Err(self.fail(Reason::ProviderCut(reason), &[], 0))
+    }
+
+    /// The input ended inside a root that replaced a complete one (keep-last): that one
+    /// is the value again, with a warning. False when there is none.
+    fn restore_previous<S: Sink>(&mut self, sink: &mut S) -> bool {
+        let Some(previous) = self.previous.take() else {
+            return false;
+        };
+        self.clean = previous.clean;
+        self.root_offset = previous.root_offset;
+        self.root_position = previous.root_position;
+        self.stack.clear();
+        self.tentative = false;
+        self.key_pending = false;
+        self.in_key = false;
+        self.done = true;
+        self.state = State::AfterRoot;
+        sink.restore();
+        self.warn(second::WarningKind::SecondValueCut, self.second_offset);
+        true
     }
 
     /// Dispatches on the state; each handler consumes at least one byte or changes state
@@ -356,9 +410,29 @@ impl Scanner {
         }
     }
 
-    /// Drops a tentative root that failed before its first member was confirmed; scanning
-    /// resumes in prose at the byte that failed it.
-    fn abandon(&mut self) {
+    /// Drops a tentative root that failed (at `stop`, in a chunk of `len` bytes) before its
+    /// first member was confirmed. Scanning resumes in prose at the byte that failed it, as
+    /// if the root had been prose all along: after it when it is the root's own bracket (it
+    /// would open the same root again), and `stop.back` bytes earlier for the idle limit
+    /// when it continues a character split across chunks. Returns where to resume.
+    fn abandon(&mut self, stop: Stop, len: usize) -> usize {
+        let start = if self.done {
+            self.second_offset
+        } else {
+            self.root_offset
+        };
+        self.drop_root();
+        self.preamble.resume_back = stop.back;
+        if self.fed + stop.at as u64 == start {
+            // The bracket itself failed (a depth cap of 0): it is prose.
+            self.preamble.resume_back = 0;
+            return (stop.at + 1).min(len);
+        }
+        stop.at
+    }
+
+    /// Forgets the tentative root (or the second root being checked) and returns to prose.
+    fn drop_root(&mut self) {
         if self.done {
             self.clean.truncate(self.second_start);
             self.muted = false;
@@ -367,11 +441,13 @@ impl Scanner {
             self.clean.clear();
         }
         self.tentative = false;
+        self.key_pending = false;
         self.stack.clear();
         self.in_key = false;
         self.string = StrState::NEW;
         self.state = State::Prose;
         self.preamble.prose_seen = true;
+        self.ws_run = 0;
     }
 
     /// The tentative root's first member is confirmed: send the sink the containers that
@@ -390,6 +466,13 @@ impl Scanner {
             } else {
                 sink.begin_array();
             }
+        }
+        if self.key_pending {
+            self.key_pending = false;
+            sink.key(
+                &self.key,
+                Raw::new(&self.clean, self.key_start..self.key_end),
+            );
         }
     }
 

@@ -26,6 +26,12 @@ pub enum WarningKind {
     SecondValueIgnored,
     /// A second JSON value followed the root and replaced it.
     SecondValueReplaced,
+    /// The input ended inside a second JSON value that had replaced a complete one: the
+    /// complete value was kept.
+    SecondValueCut,
+    /// An object repeated a key: the first value was kept (schema-less streams; typed
+    /// streams reject a duplicate, as serde does for a struct's fields).
+    DuplicateKey,
 }
 
 impl fmt::Display for Warning {
@@ -41,11 +47,27 @@ impl fmt::Display for Warning {
                 "a second JSON value began at byte {}; it replaced the first one",
                 self.offset
             ),
+            WarningKind::SecondValueCut => write!(
+                f,
+                "the input ended inside the JSON value that began at byte {}; the complete \
+                 value before it was kept",
+                self.offset
+            ),
+            WarningKind::DuplicateKey => write!(
+                f,
+                "the key at byte {} repeats a key of its object; the first value was kept",
+                self.offset
+            ),
         }
     }
 }
 
 impl Scanner {
+    /// Records something tolerated.
+    pub(crate) fn warn(&mut self, kind: WarningKind, offset: u64) {
+        self.warnings.push(Warning { kind, offset });
+    }
+
     /// After the root value.
     pub(super) fn after_root(&mut self, b: &[u8], i: usize) -> Step {
         if self.options.strict {
@@ -91,8 +113,14 @@ impl Scanner {
             return false;
         }
         sink.reset();
-        let cut = self.second_start;
-        self.clean.drain(..cut.min(self.clean.len()));
+        let cut = self.second_start.min(self.clean.len());
+        let second = self.clean.split_off(cut);
+        let first = std::mem::replace(&mut self.clean, second);
+        self.previous = Some(super::Previous {
+            clean: first,
+            root_offset: self.root_offset,
+            root_position: self.root_position,
+        });
         for frame in &mut self.stack {
             frame.start = frame.start.saturating_sub(cut);
             frame.comma_at = frame.comma_at.saturating_sub(cut);
@@ -118,6 +146,7 @@ impl Scanner {
         self.clean.truncate(self.second_start);
         self.stack.clear();
         self.tentative = false;
+        self.key_pending = false;
         self.muted = false;
         self.second_confirmed = false;
         self.ignore_rest = true;

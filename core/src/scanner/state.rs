@@ -129,6 +129,10 @@ pub(crate) struct Preamble {
     /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).
     pub(crate) fence_tag: [u8; 8],
     pub(crate) fence_tag_len: u8,
+    /// Prose resumes here after a dropped false start whose failing byte continued a
+    /// character split across chunks: the prose began this many bytes earlier, in the
+    /// previous chunk (for the idle limit, as if the chunks had been one).
+    pub(crate) resume_back: u8,
 }
 
 impl Preamble {

@@ -1,7 +1,7 @@
 //! Strings and keys: runs of plain bytes in bulk, escapes and split characters one by one.
 
 use super::state::{Esc, State};
-use super::tables::{string_run, utf8_width};
+use super::tables::{string_run, utf8_continues, utf8_width};
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
 use crate::sink::{Raw, Sink};
@@ -68,6 +68,17 @@ impl Scanner {
         if self.in_key {
             self.in_key = false;
             self.state = State::Colon;
+            self.key_end = self.clean.len();
+            // The key closed: a sink may judge it now (a duplicate, an unknown field). A
+            // tentative root's first key waits for the root to be confirmed.
+            if self.tentative {
+                self.key_pending = true;
+            } else {
+                sink.key(
+                    &self.key,
+                    Raw::new(&self.clean, self.key_start..self.key_end),
+                );
+            }
             return;
         }
         self.confirm(sink);
@@ -81,7 +92,8 @@ impl Scanner {
             let Some(&c) = b.get(i) else {
                 return Ok(i);
             };
-            if c & 0xC0 != 0x80 {
+            let len = usize::from(self.string.pending_len).min(4);
+            if !utf8_continues(self.string.pending.get(..len).unwrap_or_default(), c) {
                 return Err(self.split_char_error(i));
             }
             self.string.pending[usize::from(self.string.pending_len) & 3] = c;

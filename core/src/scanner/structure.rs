@@ -37,7 +37,6 @@ impl Scanner {
 
     /// A value starts with byte `c` at `i`.
     fn begin_value<S: Sink>(&mut self, b: &[u8], c: u8, i: usize, sink: &mut S) -> Step {
-        let in_object = self.stack.last().is_some_and(|f| f.object);
         if self.stack.is_empty() {
             let (line, column) = self.locate(b, i);
             if self.done {
@@ -54,9 +53,6 @@ impl Scanner {
             b'{' | b'[' => {
                 self.push(c, i)?;
                 if !self.tentative {
-                    if in_object {
-                        sink.key(&self.key);
-                    }
                     if c == b'{' {
                         sink.begin_object();
                     } else {
@@ -73,18 +69,12 @@ impl Scanner {
             b'"' => {
                 // A string element confirms a tentative array.
                 self.confirm(sink);
-                if in_object {
-                    sink.key(&self.key);
-                }
                 sink.begin_string();
                 self.in_key = false;
                 self.string = StrState::NEW;
                 self.state = State::Str;
             }
             b'-' | b'0'..=b'9' => {
-                if in_object {
-                    sink.key(&self.key);
-                }
                 self.number = match c {
                     b'-' => Num::Minus,
                     b'0' => Num::Zero,
@@ -93,9 +83,6 @@ impl Scanner {
                 self.state = State::Number;
             }
             b't' | b'f' | b'n' => {
-                if in_object {
-                    sink.key(&self.key);
-                }
                 self.literal = match c {
                     b't' => b"true",
                     b'f' => b"false",
@@ -154,6 +141,7 @@ impl Scanner {
                 b'/' => return self.comment_start(i, State::KeyStart),
                 b'"' => {
                     self.key.clear();
+                    self.key_start = self.clean.len();
                     self.in_key = true;
                     self.string = StrState::NEW;
                     self.clean.push(b'"');
@@ -295,6 +283,8 @@ impl Scanner {
             None => {
                 self.state = State::AfterRoot;
                 self.done = true;
+                // A root that replaced another is complete: the other is gone for good.
+                self.previous = None;
             }
         }
     }

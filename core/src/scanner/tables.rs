@@ -45,6 +45,22 @@ pub(crate) fn utf8_width(lead: u8) -> u8 {
     }
 }
 
+/// `next` may follow the first `len` bytes of a UTF-8 character in `head` (`len` ≥ 1): a
+/// continuation byte, within the narrower range some leads allow for their second byte
+/// (no overlong forms, no surrogates, nothing past U+10FFFF), as `std::str::from_utf8`
+/// checks it.
+#[inline]
+pub(crate) fn utf8_continues(head: &[u8], next: u8) -> bool {
+    let range = match (head.len(), head.first()) {
+        (1, Some(0xE0)) => 0xA0..=0xBF,
+        (1, Some(0xED)) => 0x80..=0x9F,
+        (1, Some(0xF0)) => 0x90..=0xBF,
+        (1, Some(0xF4)) => 0x80..=0x8F,
+        _ => 0x80..=0xBF,
+    };
+    range.contains(&next)
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 

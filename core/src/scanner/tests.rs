@@ -310,10 +310,27 @@ fn literals_and_numbers_show_only_complete() {
     assert_eq!(snaps, ["[]", "[true]", "[true]", "[true]", "[true,1.5]"]);
 }
 
+/// Issue 12, bug 9: a duplicate key changed a settled value. The schema-less stream keeps
+/// the first value (settled values never change) and records a warning.
 #[test]
-fn duplicate_keys_last_wins() {
-    let (r, _) = replay(&lenient(), &[b"{\"a\":1,\"b\":2,\"a\":[3]}"]);
-    assert_eq!(r.ok().as_deref(), Some(r#"{"a":[3],"b":2}"#));
+fn duplicate_keys_keep_the_first_value() {
+    for chunk in [1, 3, 64] {
+        let text: &[u8] = b"{\"a\":1,\"b\":2,\"a\":[3, {\"a\": 4}]}";
+        let chunks: Vec<&[u8]> = text.chunks(chunk).collect();
+        let (r, snaps) = replay(&lenient(), &chunks);
+        assert_eq!(r.ok().as_deref(), Some(r#"{"a":1,"b":2}"#), "chunk {chunk}");
+        assert!(
+            snaps.iter().flatten().all(|s| !s.contains('3')),
+            "{snaps:?}"
+        );
+    }
+    let mut stream = crate::DynamicStream::new(lenient());
+    stream.feed(b"{\"a\":1,\"a\":2}").unwrap();
+    let settled: Vec<String> = stream.settled().map(|(p, v)| format!("{p}={v}")).collect();
+    assert_eq!(settled, ["/a=1", "={\"a\":1}"]);
+    assert_eq!(stream.warnings().len(), 1);
+    assert_eq!(stream.warnings()[0].kind, crate::WarningKind::DuplicateKey);
+    assert_eq!(stream.warnings()[0].offset, 7);
 }
 
 // ---- strict mode ----

@@ -29,7 +29,7 @@ impl Depth {
             Event::Number(_, raw) | Event::Bool(_, raw) | Event::Null(raw) => {
                 (self.0 == 0).then_some(*raw)
             }
-            Event::Key(_) | Event::Fragment(_) => None,
+            Event::Key(..) | Event::Fragment(_) => None,
         }
     }
 

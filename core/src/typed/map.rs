@@ -29,6 +29,8 @@ enum Phase {
     Start,
     Open,
     Value,
+    /// The value of a rejected (duplicate) key.
+    Skip,
     Mismatch,
 }
 
@@ -106,12 +108,26 @@ fn map_step<T: Streamable, M: DraftMap<T::Draft>, V: serde::de::DeserializeOwned
             return b.mismatch.follow(&event);
         }
         (Phase::Open, Event::EndObject(raw)) => return Step::Done(from_raw(raw)),
-        (Phase::Open, Event::Key(key)) => {
+        (Phase::Open, Event::Key(key, raw)) => {
             b.key.clear();
             b.key.push_str(key);
+            if slot.get().and_then(|map| map.entry_mut(key)).is_some() {
+                // serde would keep the last value; its first has settled and been
+                // reported, and a settled value never changes: a typed stream rejects it.
+                let message = format_args!("duplicate key `{key}`: its first value has settled");
+                ctx.reject(PathSegment::Key(key), super::Rejected::custom(message, raw));
+                b.phase = Phase::Skip;
+                return Step::More;
+            }
             b.phase = Phase::Value;
             b.fresh = true;
             super::depth::fresh_element(&mut b.element);
+            return Step::More;
+        }
+        (Phase::Skip, _) => {
+            if b.mismatch.track(&event).is_some() {
+                b.phase = Phase::Open;
+            }
             return Step::More;
         }
         _ => {}
@@ -153,6 +169,7 @@ macro_rules! string_keyed_map {
 
             const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
             const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+            const SHAPE: super::Shape = super::Shape::Object;
 
             fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
                 crate::schema::Schema::object([

@@ -36,7 +36,7 @@ pub mod builders {
     pub use super::value::ValueBuilder;
 }
 #[doc(hidden)]
-pub use object::{ObjectState, Route};
+pub use object::{Keys, ObjectState, Route};
 
 /// One scanner event, as a typed builder receives it.
 #[derive(Debug, Clone, Copy)]
@@ -50,8 +50,9 @@ pub enum Event<'a> {
     BeginArray,
     /// `]`: the array settles; its clean text.
     EndArray(Raw<'a>),
-    /// The key of the member whose value begins with the next event.
-    Key(&'a str),
+    /// The key of the member whose value begins with the next value event (sent as soon
+    /// as the key closes), and the key's own text.
+    Key(&'a str, Raw<'a>),
     /// A string value began.
     BeginString,
     /// More characters of the open string.
@@ -79,6 +80,18 @@ impl<'a> Event<'a> {
             _ => None,
         }
     }
+}
+
+/// The JSON shape a type reads.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// An object: models and maps.
+    Object,
+    /// An array: sequences.
+    Array,
+    /// Anything (scalars, `serde_json::Value`, atomic values).
+    Any,
 }
 
 /// What a builder reports after an event.
@@ -160,8 +173,14 @@ impl<'a, F> Ctx<'a, F> {
 
     /// Records that the value at `segment` (below this context's value) was rejected.
     pub fn reject(&mut self, segment: PathSegment<'_>, rejected: Rejected) {
+        self.reject_at(&[segment], rejected);
+    }
+
+    /// Records that the value at `path` (segments from this context's value down) was
+    /// rejected.
+    pub fn reject_at(&mut self, path: &[PathSegment<'_>], rejected: Rejected) {
         self.rejections.push(Rejection {
-            reversed_path: vec![segment.to_segment()],
+            reversed_path: path.iter().rev().map(|s| s.to_segment()).collect(),
             rejected,
         });
     }
@@ -214,6 +233,15 @@ pub trait Streamable: Sized {
 
     /// A model with named fields: [`Streamable::missing`] is meaningful.
     const MODEL: bool = false;
+
+    /// The JSON shape of a value of this type, for a root that begins in prose: a bracket
+    /// of the other shape there is prose (`as noted in [1]` before an object).
+    #[doc(hidden)]
+    const SHAPE: Shape = if Self::MODEL {
+        Shape::Object
+    } else {
+        Shape::Any
+    };
 
     /// The required fields (serde's notion: not `Option`, no `default`) that have not
     /// settled in `draft`.
@@ -323,6 +351,16 @@ pub trait FieldName: Copy + fmt::Debug + PartialEq + 'static {
 impl FieldName for std::convert::Infallible {
     fn key(self) -> &'static str {
         match self {}
+    }
+}
+
+impl Rejected {
+    /// serde's `message` about the value (or key) at `raw`.
+    pub fn custom(message: impl fmt::Display, raw: Raw<'_>) -> Self {
+        Rejected {
+            error: serde::de::Error::custom(message),
+            span: raw.span(),
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The routing shared by every derived struct builder: which field an event belongs to.
 
-use super::{Depth, Event};
+use super::{Depth, Event, Rejected};
 use crate::sink::Raw;
 
 /// The state of a field in a draft, for UIs that render each field's status.
@@ -67,6 +67,21 @@ pub enum Route<'a> {
     },
     /// The object (or a value of the wrong shape) is complete.
     Done(Raw<'a>),
+    /// serde's verdict is certain at this key (a duplicate field, an unknown field under
+    /// `deny_unknown_fields`): the member's value is skipped.
+    Reject(Rejected),
+}
+
+/// A struct's keys as serde reads them.
+#[derive(Debug)]
+pub struct Keys {
+    /// The field index of a key (its name or an alias).
+    pub index_of: fn(&str) -> Option<usize>,
+    /// Each field's name, by index.
+    pub names: &'static [&'static str],
+    /// Under `deny_unknown_fields`: every key serde accepts (names and aliases), for its
+    /// "unknown field" message.
+    pub deny_unknown: Option<&'static [&'static str]>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -89,16 +104,15 @@ pub struct ObjectState {
     phase: Phase,
     skip: Depth,
     key: String,
+    /// Fields whose key has been read.
+    seen: FieldSet,
 }
 
 impl ObjectState {
-    /// Decides where `event` goes. `index_of` maps a key to a field index (serde's names
-    /// and aliases); unknown keys are skipped.
-    pub fn route<'a>(
-        &mut self,
-        event: &Event<'a>,
-        index_of: fn(&str) -> Option<usize>,
-    ) -> Route<'a> {
+    /// Decides where `event` goes. `keys` maps a key to a field index (serde's names and
+    /// aliases); unknown keys are skipped, or rejected under `deny_unknown_fields`, and a
+    /// field's second key is rejected, as serde rejects it.
+    pub fn route<'a>(&mut self, event: &Event<'a>, keys: &Keys) -> Route<'a> {
         match (self.phase, event) {
             (Phase::Start, Event::BeginObject) => {
                 self.phase = Phase::Open;
@@ -111,14 +125,31 @@ impl ObjectState {
                     None => Route::Skip,
                 }
             }
-            (Phase::Open, Event::Key(key)) => {
+            (Phase::Open, Event::Key(key, raw)) => {
                 self.key.clear();
                 self.key.push_str(key);
-                self.phase = match index_of(key) {
-                    Some(index) => Phase::Keyed(index),
-                    None => Phase::Unknown,
-                };
-                Route::Skip
+                self.phase = Phase::Unknown;
+                match (keys.index_of)(key) {
+                    Some(index) if self.seen.contains(index) => {
+                        let name = keys.names.get(index).copied().unwrap_or(key);
+                        Route::Reject(Rejected::custom(
+                            format_args!("duplicate field `{name}`"),
+                            *raw,
+                        ))
+                    }
+                    Some(index) => {
+                        self.seen.insert(index);
+                        self.phase = Phase::Keyed(index);
+                        Route::Skip
+                    }
+                    None => match keys.deny_unknown {
+                        Some(known) => Route::Reject(Rejected {
+                            error: serde::de::Error::unknown_field(key, known),
+                            span: raw.span(),
+                        }),
+                        None => Route::Skip,
+                    },
+                }
             }
             (Phase::Open, Event::EndObject(raw)) => Route::Done(*raw),
             (Phase::Keyed(index), _) => {
@@ -146,7 +177,7 @@ impl ObjectState {
         self.phase = Phase::Open;
     }
 
-    /// The key of the member being read.
+    /// The key of the member being read, as the model wrote it (a name or an alias).
     pub fn key(&self) -> &str {
         &self.key
     }

@@ -85,26 +85,64 @@ impl Streamable for String {
         event: Event<'_>,
         _ctx: &mut Ctx<'_, Infallible>,
     ) -> Step<String> {
-        let own = builder.level() == 0 || (builder.level() == 1 && slot.is_set());
-        match event {
-            Event::BeginString if builder.level() == 0 => {
-                slot.set(String::new());
-                builder.track(&event);
-                Step::More
-            }
-            Event::Fragment(text) if own => {
-                if let Some(s) = slot.get() {
-                    s.push_str(text);
-                }
-                Step::More
-            }
-            // serde decodes the same escapes the scanner did: the draft is the value.
-            Event::EndString(_) if own && builder.level() == 1 => {
-                builder.track(&event);
-                Step::Done(Ok(slot.get().map(|s| s.clone()).unwrap_or_default()))
-            }
-            _ => builder.follow(&event),
+        string_step(builder, slot, event)
+    }
+}
+
+/// `Box<str>` streams as a `String`: its draft grows as the text arrives.
+impl Streamable for Box<str> {
+    type Value = Box<str>;
+    type Draft = String;
+    type Field = Infallible;
+    type Builder = Depth;
+    type Name = std::convert::Infallible;
+
+    fn schema(_: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
+        typed("string", false)
+    }
+
+    fn step(
+        builder: &mut Depth,
+        slot: &mut dyn super::Slot<String>,
+        event: Event<'_>,
+        _ctx: &mut Ctx<'_, Infallible>,
+    ) -> Step<Box<str>> {
+        match string_step(builder, slot, event) {
+            Step::More => Step::More,
+            Step::Done(value) => Step::Done(value.map(String::into_boxed_str)),
         }
+    }
+}
+
+/// The builder of a string: fragments go into the draft; the value settles at its
+/// closing quote (a value of another shape is followed to its end for serde to reject).
+fn string_step<V: serde::de::DeserializeOwned>(
+    builder: &mut Depth,
+    slot: &mut dyn super::Slot<String>,
+    event: Event<'_>,
+) -> Step<V>
+where
+    String: Into<V>,
+{
+    let own = builder.level() == 0 || (builder.level() == 1 && slot.is_set());
+    match event {
+        Event::BeginString if builder.level() == 0 => {
+            slot.set(String::new());
+            builder.track(&event);
+            Step::More
+        }
+        Event::Fragment(text) if own => {
+            if let Some(s) = slot.get() {
+                s.push_str(text);
+            }
+            Step::More
+        }
+        // serde decodes the same escapes the scanner did: the draft is the value.
+        Event::EndString(_) if own && builder.level() == 1 => {
+            builder.track(&event);
+            Step::Done(Ok(slot.get().map(|s| s.clone()).unwrap_or_default().into()))
+        }
+        _ => builder.follow(&event),
     }
 }
 
@@ -118,6 +156,7 @@ impl<T: Streamable> Streamable for Option<T> {
 
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+    const SHAPE: super::Shape = T::SHAPE;
 
     fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
         let mut schema = T::schema(generator);
@@ -184,15 +223,18 @@ pub struct OptionBuilder<B> {
     inner: B,
 }
 
+/// A box streams as its contents. Its builder is made at the value's first event, so a
+/// type recursive through `Option<Box<Self>>` builds nothing it does not read.
 impl<T: Streamable> Streamable for Box<T> {
     type Value = Box<T::Value>;
     type Draft = Box<T::Draft>;
     type Field = T::Field;
-    type Builder = Box<T::Builder>;
+    type Builder = Option<Box<T::Builder>>;
     type Name = std::convert::Infallible;
 
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+    const SHAPE: super::Shape = T::SHAPE;
 
     fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
         T::schema(generator)
@@ -212,6 +254,7 @@ impl<T: Streamable> Streamable for Box<T> {
         event: Event<'_>,
         ctx: &mut Ctx<'_, T::Field>,
     ) -> Step<Self::Value> {
+        let builder = builder.get_or_insert_with(Box::default);
         let step = T::step(builder, &mut BoxSlot(slot), event, ctx);
         match step {
             Step::More => Step::More,

@@ -40,8 +40,11 @@ impl<D> super::Slot<D> for Tail<'_, D> {
 #[derive(Debug)]
 pub struct VecBuilder<B> {
     phase: Phase,
-    /// Index of the open (or next) element.
+    /// Index of the open (or next) element in the JSON array (for error paths).
     index: usize,
+    /// Its position in the draft, which holds no element for a value serde rejected
+    /// (`fail_fast(false)`): the index events report.
+    position: usize,
     /// The open element's draft has been pushed onto the vector.
     pushed: bool,
     element: Option<Box<B>>,
@@ -61,6 +64,7 @@ impl<B> Default for VecBuilder<B> {
         VecBuilder {
             phase: Phase::Start,
             index: 0,
+            position: 0,
             pushed: false,
             element: None,
             mismatch: Depth::default(),
@@ -77,6 +81,7 @@ impl<T: Streamable> Streamable for Vec<T> {
 
     const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
     const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+    const SHAPE: super::Shape = super::Shape::Array;
 
     fn schema(generator: &mut crate::schema::SchemaGen) -> crate::schema::Schema {
         crate::schema::Schema::object([
@@ -124,21 +129,24 @@ impl<T: Streamable> Streamable for Vec<T> {
         let Some(element) = b.element.as_deref_mut() else {
             return Step::More;
         };
-        let index = b.index;
+        let (index, position) = (b.index, b.position);
         let mut tail = Tail {
             items,
             pushed: &mut b.pushed,
         };
         let step = ctx.nested(
             PathSegment::Index(index),
-            |f| Item::Inner(index, f),
+            |f| Item::Inner(position, f),
             |inner| T::step(element, &mut tail, event, inner),
         );
         if let Step::Done(value) = step {
             b.phase = Phase::Open;
             b.index += 1;
+            if b.pushed {
+                b.position += 1;
+            }
             match value {
-                Ok(value) => ctx.emit(Item::Settled(index, value)),
+                Ok(value) => ctx.emit(Item::Settled(position, value)),
                 Err(error) => ctx.reject(PathSegment::Index(index), error),
             }
         }

@@ -11,24 +11,35 @@ pub(crate) struct TypedSink<T: Streamable> {
     pub(crate) rejections: Vec<Rejection>,
     /// The root settled: serde's verdict on it.
     pub(crate) done: Option<Result<T::Value, Rejected>>,
+    /// Stop at the first rejection: nothing after it reaches the draft, the fields or the
+    /// callbacks, and the scanner stops there.
+    fail_fast: bool,
+    /// The complete value a second root replaced (keep-last), until that one settles.
+    previous: Option<Kept<T>>,
 }
 
-impl<T: Streamable> Default for TypedSink<T> {
-    fn default() -> Self {
+/// A complete root set aside by a second one: its draft and its strict value.
+struct Kept<T: Streamable> {
+    draft: Option<T::Draft>,
+    value: T::Value,
+}
+
+impl<T: Streamable> TypedSink<T> {
+    pub(crate) fn new(fail_fast: bool) -> Self {
         TypedSink {
             builder: T::Builder::default(),
             slot: None,
             fields: Vec::new(),
             rejections: Vec::new(),
             done: None,
+            fail_fast,
+            previous: None,
         }
     }
-}
 
-impl<T: Streamable> TypedSink<T> {
     #[inline]
     fn event(&mut self, event: Event<'_>) {
-        if self.done.is_some() {
+        if self.done.is_some() || self.halted() {
             return;
         }
         let fields = &mut self.fields;
@@ -36,6 +47,7 @@ impl<T: Streamable> TypedSink<T> {
         let mut ctx = Ctx::new(&mut emit, &mut self.rejections);
         if let Step::Done(value) = T::step(&mut self.builder, &mut self.slot, event, &mut ctx) {
             self.done = Some(value);
+            self.previous = None;
         }
     }
 }
@@ -53,8 +65,8 @@ impl<T: Streamable> Sink for TypedSink<T> {
     fn end_array(&mut self, raw: Raw<'_>) {
         self.event(Event::EndArray(raw));
     }
-    fn key(&mut self, key: &str) {
-        self.event(Event::Key(key));
+    fn key(&mut self, key: &str, raw: Raw<'_>) {
+        self.event(Event::Key(key, raw));
     }
     fn begin_string(&mut self) {
         self.event(Event::BeginString);
@@ -74,10 +86,22 @@ impl<T: Streamable> Sink for TypedSink<T> {
     fn null(&mut self, raw: Raw<'_>) {
         self.event(Event::Null(raw));
     }
+    fn halted(&self) -> bool {
+        self.fail_fast && !self.rejections.is_empty()
+    }
     fn reset(&mut self) {
         self.builder = T::Builder::default();
-        self.slot = None;
+        let slot = self.slot.take();
+        if let Some(Ok(value)) = self.done.take() {
+            self.previous = Some(Kept { draft: slot, value });
+        }
         self.rejections.clear();
-        self.done = None;
+    }
+    fn restore(&mut self) {
+        if let Some(kept) = self.previous.take() {
+            self.slot = kept.draft;
+            self.done = Some(Ok(kept.value));
+            self.rejections.clear();
+        }
     }
 }

@@ -20,6 +20,8 @@ pub struct ValueBuilder {
     key: String,
     /// The open string's segment in the innermost container (`None`: the root string).
     string: Option<Seg>,
+    /// Following the value of a rejected duplicate key.
+    skipping: Option<super::Depth>,
 }
 
 fn child<'v>(node: &'v mut Value, seg: &Seg) -> Option<&'v mut Value> {
@@ -83,10 +85,40 @@ impl Streamable for Value {
         b: &mut ValueBuilder,
         slot: &mut dyn super::Slot<Value>,
         event: Event<'_>,
-        _ctx: &mut Ctx<'_, Infallible>,
+        ctx: &mut Ctx<'_, Infallible>,
     ) -> Step<Value> {
+        if let Some(depth) = b.skipping.as_mut() {
+            if depth.track(&event).is_some() {
+                b.skipping = None;
+            }
+            return Step::More;
+        }
         match event {
-            Event::Key(key) => {
+            Event::Key(key, raw) => {
+                let duplicate = match slot.get() {
+                    Some(root) if b.depth > 0 => {
+                        matches!(b.container(root), Some(Value::Object(map)) if map.contains_key(key))
+                    }
+                    _ => false,
+                };
+                if duplicate {
+                    // serde keeps the last value; the draft already shows the first as
+                    // complete, and shown values never change: a typed stream rejects it.
+                    let message =
+                        format_args!("duplicate key `{key}`: its first value has settled");
+                    let mut path: Vec<super::PathSegment<'_>> = b
+                        .path
+                        .iter()
+                        .map(|seg| match seg {
+                            Seg::Key(k) => super::PathSegment::Key(k),
+                            Seg::Index(i) => super::PathSegment::Index(*i),
+                        })
+                        .collect();
+                    path.push(super::PathSegment::Key(key));
+                    ctx.reject_at(&path, super::Rejected::custom(message, raw));
+                    b.skipping = Some(super::Depth::default());
+                    return Step::More;
+                }
                 b.key.clear();
                 b.key.push_str(key);
             }

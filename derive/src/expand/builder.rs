@@ -28,6 +28,14 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         let keys = &f.keys;
         quote! { #(#keys)|* => ::core::option::Option::Some(#i), }
     });
+    let names = cx.fields.iter().map(|f| &f.name);
+    // serde's own list for its "unknown field" message: every name and alias.
+    let deny_unknown = if cx.model.deny_unknown_fields {
+        let known = cx.fields.iter().flat_map(|f| &f.keys);
+        quote! { ::core::option::Option::Some(&[#(#known),*]) }
+    } else {
+        quote! { ::core::option::Option::None }
+    };
     let field_arms = cx
         .fields
         .iter()
@@ -99,7 +107,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                         _ => ::core::option::Option::None,
                     }
                 }
-                match b.__state.route(&event, index_of) {
+                static __KEYS: ::settled::__private::Keys = ::settled::__private::Keys {
+                    index_of,
+                    names: &[#(#names),*],
+                    deny_unknown: #deny_unknown,
+                };
+                match b.__state.route(&event, &__KEYS) {
                     ::settled::__private::Route::Begin => {
                         slot.set(::core::default::Default::default());
                         ::settled::Step::More
@@ -107,13 +120,17 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                     ::settled::__private::Route::Done(raw) => {
                         ::settled::Step::Done(::settled::from_raw(raw))
                     }
-                    ::settled::__private::Route::Field { index, fresh } => {
+                    ::settled::__private::Route::Field { index, .. } => {
                         if let ::core::option::Option::Some(draft) = slot.get() {
                             match index {
                                 #(#field_arms)*
                                 _ => {}
                             }
                         }
+                        ::settled::Step::More
+                    }
+                    ::settled::__private::Route::Reject(rejected) => {
+                        ctx.reject(::settled::PathSegment::Key(b.__state.key()), rejected);
                         ::settled::Step::More
                     }
                     _ => ::settled::Step::More,
@@ -149,7 +166,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
 fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStream {
     let field_enum = &cx.field_enum;
     let fident = &f.ident;
-    let name = &f.name;
     let stream = stream_type(f);
     let settled = variant(f, "");
     let inner = quote! { <#stream as ::settled::Streamable>::Field };
@@ -187,15 +203,12 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
     };
     quote! {
         #index => {
-            if fresh {
-                // A repeated key starts the field over.
-                b.#fident = ::core::default::Default::default();
-                draft.__settled.remove(#index);
-            }
             let builder = &mut b.#fident;
             let field_slot = &mut draft.#fident;
+            // The key as the model wrote it (a name or an alias): error paths resolve in
+            // the reply.
             let step = ctx.nested(
-                ::settled::PathSegment::Key(#name),
+                ::settled::PathSegment::Key(b.__state.key()),
                 #wrap,
                 |ctx| <#stream as ::settled::Streamable>::step(builder, field_slot, event, ctx),
             );
@@ -207,7 +220,7 @@ fn field_arm(cx: &Cx<'_>, index: usize, f: &crate::ast::Field<'_>) -> TokenStrea
                         ctx.emit(#field_enum::#settled(value));
                     }
                     ::core::result::Result::Err(error) => {
-                        ctx.reject(::settled::PathSegment::Key(#name), error);
+                        ctx.reject(::settled::PathSegment::Key(b.__state.key()), error);
                     }
                 }
             }

@@ -116,11 +116,14 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
 /// any value.
 fn field_schema(f: &crate::ast::Field<'_>) -> TokenStream {
     let ty = f.ty;
-    if f.attrs.atomic && shape::has_inner(ty) {
-        return quote! { ::settled::schema::Schema::Object(::settled::schema::Object::new()) };
-    }
     if f.attrs.atomic {
-        return quote! { <#ty as ::settled::Streamable>::schema(generator) };
+        // The type's own schema if it streams (chosen by trait, so `Box<str>` or an atomic
+        // `Vec<String>` are described), any value otherwise.
+        return quote! {{
+            #[allow(unused_imports)]
+            use ::settled::__private::{SchemaOfAnything as _, SchemaOfStreamable as _};
+            (&&::settled::__private::SchemaOf::<#ty>::new()).schema(generator)
+        }};
     }
     let stream = stream_type(f);
     quote! { <#stream as ::settled::Streamable>::schema(generator) }

@@ -78,8 +78,8 @@ async fn review_events_arrive_over_http() {
         "{head}"
     );
     let mut parser = SseParser::new();
-    let mut events: Vec<SseEvent> = parser.feed(&body);
-    events.extend(parser.finish());
+    let events: Vec<SseEvent> = parser.feed(&body);
+    assert!(!parser.finish(), "every event is terminated");
     let kinds: Vec<&str> = events
         .iter()
         .map(|e| e.event.as_deref().unwrap_or(""))
