@@ -21,7 +21,8 @@ pub(crate) enum Node {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Members {
     pub(crate) entries: Vec<(Box<str>, usize)>,
-    index: Option<HashMap<Box<str>, usize>>,
+    /// Boxed: most objects are narrow, and every node pays for the widest variant.
+    index: Option<Box<HashMap<Box<str>, usize>>>,
 }
 
 impl Members {
@@ -48,7 +49,7 @@ impl Members {
                     .enumerate()
                     .map(|(pos, (k, _))| (k.clone(), pos))
                     .collect();
-                self.index = Some(index);
+                self.index = Some(Box::new(index));
             }
             None => {}
         }

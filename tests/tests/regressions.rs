@@ -1,0 +1,453 @@
+//! Issue 12: the bugs an independent typed suite and coverage-guided fuzzing found, each
+//! with the exact input that showed it (or a smaller one). Resource bounds (memory, time,
+//! stack) are in `resources.rs`.
+
+use serde::{Deserialize, Serialize};
+use settled::provider::{Channel, Decoder, Delta, FinishReason, Provider};
+use settled::{
+    DynamicStream, ErrorKind, Item, Options, SecondRoot, Stream, StreamingModel, WarningKind,
+};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The outcome of a schema-less stream: the value's JSON, or the error's kind and offset.
+fn dynamic(options: &Options, chunks: &[&[u8]]) -> Result<String, (ErrorKind, u64)> {
+    let mut stream = DynamicStream::new(options.clone());
+    for chunk in chunks {
+        if let Err(e) = stream.feed(chunk) {
+            return Err((e.kind(), e.offset()));
+        }
+    }
+    stream
+        .finish()
+        .map(|v| v.to_json())
+        .map_err(|e| (e.kind(), e.offset()))
+}
+
+/// `input` fed whole, in 1-byte and in 4-byte chunks must agree; returns the outcome.
+fn same_at_every_chunking(options: &Options, input: &[u8]) -> Result<String, (ErrorKind, u64)> {
+    let whole = dynamic(options, &[input]);
+    for size in [1, 4] {
+        let chunks: Vec<&[u8]> = input.chunks(size).collect();
+        assert_eq!(dynamic(options, &chunks), whole, "{size}-byte chunks");
+    }
+    whole
+}
+
+/// Runs `f` on a thread; fails the test if it has not returned within `limit` (a hang
+/// guard, not a timing assertion: the bugs it guards against never return).
+fn returns_within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = mpsc::channel();
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = send.send(f());
+        })
+        .unwrap();
+    receive
+        .recv_timeout(limit)
+        .expect("returned in time (no hang)")
+}
+
+// ---- 1. recursion through Option<Box<Self>> ----
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Chain {
+    name: String,
+    next: Option<Box<Chain>>,
+}
+
+#[test]
+fn bug_01_a_model_recursive_through_option_box_streams() {
+    let chain = returns_within(Duration::from_secs(30), || {
+        let mut stream = Chain::stream();
+        stream
+            .feed(br#"{"name": "a", "next": {"name": "b", "next": {"name": "c", "next": null}}}"#)
+            .unwrap();
+        stream.finish().unwrap()
+    });
+    assert_eq!(chain.next.unwrap().next.unwrap().name, "c");
+}
+
+// ---- 3. max_depth(0) with prose before the root ----
+
+#[test]
+fn bug_03_a_zero_depth_cap_with_prose_returns() {
+    let outcome = returns_within(Duration::from_secs(30), || {
+        same_at_every_chunking(&Options::default().max_depth(0), br#"x {"a": 1}"#)
+    });
+    assert_eq!(outcome.unwrap_err().0, ErrorKind::NoStructure);
+    // At the start of the input the root is the value: too deep.
+    let outcome = dynamic(&Options::default().max_depth(0), &[br#"{"a": 1}"#]);
+    assert_eq!(outcome, Err((ErrorKind::TooDeep, 0)));
+}
+
+// ---- 5. invalid UTF-8 split across chunks ----
+
+#[test]
+fn bug_05_invalid_utf8_split_across_chunks_is_invalid_at_its_first_byte() {
+    for bad in [
+        &[0xED, 0xA0][..],
+        &[0xE0, 0x80],
+        &[0xF0, 0x80, 0x80],
+        &[0xF4, 0x90],
+    ] {
+        for options in [Options::default().strict(true), Options::default()] {
+            let mut input = br#"[""#.to_vec();
+            input.extend_from_slice(bad);
+            input.extend_from_slice(br#"x"]"#);
+            let outcome = same_at_every_chunking(&options, &input);
+            assert_eq!(outcome, Err((ErrorKind::Invalid, 2)), "{bad:x?}");
+            // Cut right after the bad bytes: still invalid, not truncated.
+            let cut = &input[..2 + bad.len()];
+            let chunks: Vec<&[u8]> = cut.chunks(1).collect();
+            assert_eq!(
+                dynamic(&options, &chunks),
+                Err((ErrorKind::Invalid, 2)),
+                "{bad:x?}"
+            );
+        }
+    }
+}
+
+// ---- 6. keep-last replacement inside one chunk ----
+
+#[test]
+fn bug_06_a_replaced_value_reports_nothing_under_the_new_paths() {
+    let options = Options::default().second_root(SecondRoot::KeepLast);
+    let mut stream = DynamicStream::new(options);
+    stream.feed(br#"{"a":"b"}#{}"#).unwrap();
+    let settled: Vec<String> = stream
+        .settled()
+        .map(|(path, value)| format!("{path}={value}"))
+        .collect();
+    assert_eq!(settled, ["={}"]);
+    assert_eq!(stream.finish().unwrap().to_json(), "{}");
+}
+
+// ---- 7. keep-last: the stall guard, and a complete value followed by a cut one ----
+
+#[test]
+fn bug_07_a_dropped_second_root_leaves_no_stall_count_behind() {
+    let options = Options::default().second_root(SecondRoot::KeepLast);
+    let mut input = b"Example: {\"a\": 0}\nThen {".to_vec();
+    input.extend(std::iter::repeat_n(b' ', 16_400));
+    input.extend_from_slice(b"\nAnswer: [ 1 ]");
+    assert_eq!(
+        same_at_every_chunking(&options, &input).as_deref(),
+        Ok("[1]")
+    );
+}
+
+#[test]
+fn bug_07_keep_last_keeps_a_complete_value_when_the_later_one_is_cut() {
+    let options = Options::default().second_root(SecondRoot::KeepLast);
+    let input = br#"Example: {"a": 1} and the answer: {"b": [2, "unfin"#;
+    assert_eq!(
+        same_at_every_chunking(&options, input).as_deref(),
+        Ok(r#"{"a":1}"#)
+    );
+    let mut stream = DynamicStream::new(options.clone());
+    stream.feed(input).unwrap();
+    assert_eq!(stream.finish().unwrap().to_json(), r#"{"a":1}"#);
+    assert!(
+        stream
+            .warnings()
+            .iter()
+            .any(|w| w.kind == WarningKind::SecondValueCut)
+    );
+    // The typed stream too, and through a provider's token-limit finish.
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Ab {
+        a: Option<u8>,
+        b: Option<Vec<u8>>,
+    }
+    let mut typed = Ab::stream_with(options.clone());
+    typed
+        .feed(br#"Example: {"a": 1} and the answer: {"b": [2, 3"#)
+        .unwrap();
+    let value = typed.finish_after(&FinishReason::Length).unwrap();
+    assert_eq!((value.a, value.b), (Some(1), None));
+}
+
+// ---- 8. a false start failing at a character split across chunks ----
+
+#[test]
+fn bug_08_a_false_start_resumes_where_the_whole_input_would() {
+    // A tentative root fails in its first key, at an invalid character split across
+    // chunks; the idle limit falls before, inside or after that character.
+    let inputs: [&[u8]; 3] = [
+        b"ab{\"\xE2\x82a\": 1} {\"k\":1}",
+        b"ab{\"\xE2\x82{\"k\":1}",
+        b"ab{\"\xF0\x9F\x98{\"k\":1}",
+    ];
+    for limit in 3..12 {
+        let options = Options::default().idle_limit(limit);
+        for input in inputs {
+            eprintln!("limit {limit} input {:?}", String::from_utf8_lossy(input));
+            let _ = same_at_every_chunking(&options, input);
+        }
+    }
+    // The case the fuzzer found: 1-byte chunks resumed after the character, so the idle
+    // limit let a value through that the whole input rejects.
+    let options = Options::default().idle_limit(5);
+    assert_eq!(
+        same_at_every_chunking(&options, inputs[1]),
+        Err((ErrorKind::NoStructure, 5))
+    );
+}
+
+// ---- 10. after a fail-fast error, nothing that came after the rejected value ----
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "snake_case")]
+enum Decision {
+    Approve,
+    Reject,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Verdict {
+    verdict: Decision,
+    score: u8,
+    reasons: Vec<String>,
+    summary: String,
+}
+
+#[test]
+fn bug_10_fail_fast_reports_nothing_after_the_rejected_value() {
+    let input = br#"{"verdict":"approve","score":300,"reasons":["a"],"summary":"s"}"#;
+    for size in [input.len(), 1, 7] {
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = seen.clone();
+        let mut stream = Verdict::stream();
+        stream.on_field(move |f| log.lock().unwrap().push(format!("{f:?}")));
+        let mut error = None;
+        for chunk in input.chunks(size) {
+            if let Err(e) = stream.feed(chunk) {
+                error = Some(e);
+                break;
+            }
+        }
+        let error = error.expect("fails fast");
+        assert_eq!(error.path(), Some("/score"), "{size}");
+        let unreturned: Vec<String> = stream.unreturned().map(|f| format!("{f:?}")).collect();
+        assert!(
+            unreturned.iter().all(|f| f.starts_with("Verdict")),
+            "{size}: {unreturned:?}"
+        );
+        assert_eq!(*seen.lock().unwrap(), ["Verdict(Approve)"], "{size}");
+        assert!(stream.draft().reasons.is_none(), "{size}");
+        assert!(stream.draft().summary.is_none(), "{size}");
+    }
+}
+
+// ---- 11, 12. provider decoding ----
+
+const DELTA: &str =
+    "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"{\\\"a\\\": 1\"}}]}\n\n";
+
+#[test]
+fn bug_11_deltas_before_an_error_event_are_delivered() {
+    let error_event = "data: {\"error\": {\"message\": \"overloaded\"}}\n\n";
+    let body = format!("{DELTA}{error_event}");
+    for size in [body.len(), 1, 7] {
+        let mut decoder = Decoder::new(Provider::OpenAiChat);
+        let mut texts = String::new();
+        let mut error = None;
+        for chunk in body.as_bytes().chunks(size) {
+            match decoder.feed(chunk) {
+                Ok(deltas) => {
+                    for delta in deltas {
+                        if let Delta::Text { text, .. } = delta {
+                            texts.push_str(&text);
+                        }
+                    }
+                }
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        let error = error.or_else(|| decoder.finish().err()).expect("the error");
+        assert!(error.to_string().contains("overloaded"), "{error}");
+        assert_eq!(texts, "{\"a\": 1", "{size}");
+    }
+}
+
+#[test]
+fn bug_12_a_body_cut_inside_an_event_is_a_truncation() {
+    let cut =
+        format!("{DELTA}data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\", \\\"b");
+    let mut decoder = Decoder::new(Provider::OpenAiChat);
+    let mut stream = DynamicStream::new(Options::default());
+    for delta in decoder.feed(cut.as_bytes()).unwrap() {
+        if let Delta::Text {
+            channel: Channel::Text,
+            text,
+        } = delta
+        {
+            stream.feed(text.as_bytes()).unwrap();
+        }
+    }
+    assert!(
+        decoder.finish().unwrap().is_empty(),
+        "the unfinished event is dropped"
+    );
+    let err = stream.finish().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Truncated);
+}
+
+// ---- 14. validation errors under an alias ----
+
+#[test]
+fn bug_14_an_error_under_an_alias_names_the_key_the_model_wrote() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Contact {
+        #[serde(alias = "mail")]
+        email: String,
+    }
+    for fail_fast in [true, false] {
+        let mut stream = Contact::stream_with(Options::default().fail_fast(fail_fast));
+        let fed = stream.feed(br#"{"mail": 5}"#).map(|fields| fields.count());
+        let error = match fed {
+            Err(e) => e,
+            Ok(_) => stream.finish().unwrap_err().error().clone(),
+        };
+        assert_eq!(error.path(), Some("/mail"), "fail_fast {fail_fast}");
+        assert!(error.feedback().contains("`/mail`"), "{}", error.feedback());
+    }
+}
+
+// ---- 15. a bracketed citation in prose before the object ----
+
+#[test]
+fn bug_15_a_citation_in_prose_is_not_the_root_of_an_object_model() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Review {
+        verdict: String,
+    }
+    let input = b"As noted in [1], the review is:\n{\"verdict\": \"ship\"}";
+    for size in [input.len(), 1, 7] {
+        let mut stream = Review::stream();
+        for chunk in input.chunks(size) {
+            stream.feed(chunk).unwrap();
+        }
+        assert_eq!(stream.finish().unwrap().verdict, "ship");
+    }
+    // A model whose root is an array skips an object in prose the same way.
+    let mut stream = Stream::<Vec<u8>>::new();
+    stream.feed(b"Using {braces} as {\"x\"}: [1, 2]").unwrap();
+    assert_eq!(stream.finish().unwrap(), [1, 2]);
+    // The schema-less stream has no shape to expect: `[1]` is a complete JSON value, the
+    // first one, and the object after it a second value (kept or not by `second_root`).
+    let mut stream = DynamicStream::new(Options::default());
+    stream.feed(input).unwrap();
+    assert_eq!(stream.finish().unwrap().to_json(), "[1]");
+    assert_eq!(stream.warnings()[0].kind, WarningKind::SecondValueIgnored);
+}
+
+// ---- 16. the depth cap and serde_json's recursion limit ----
+
+#[test]
+fn bug_16_nesting_serde_cannot_read_is_too_deep_not_a_validation_error() {
+    let nested = |n: usize| "[".repeat(n) + &"]".repeat(n);
+    let mut stream = Stream::<serde_json::Value>::new();
+    stream.feed(nested(127).as_bytes()).unwrap();
+    assert!(stream.finish().is_ok(), "127 levels: what serde_json reads");
+    let mut stream = Stream::<serde_json::Value>::new();
+    let err = stream.feed(nested(128).as_bytes()).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (ErrorKind::TooDeep, 127));
+    // A raised cap does not reach past serde_json's limit in a typed stream.
+    let mut stream = Stream::<serde_json::Value>::with_options(Options::default().max_depth(1000));
+    let err = stream.feed(nested(200).as_bytes()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TooDeep);
+    // The schema-less stream takes any cap.
+    let deep = dynamic(
+        &Options::default().max_depth(1000),
+        &[nested(200).as_bytes()],
+    );
+    assert!(deep.is_ok());
+}
+
+// ---- 17. atomic boxed strings ----
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Ids {
+    #[settled(atomic)]
+    id: Box<str>,
+    #[settled(atomic)]
+    parent: Option<Box<str>>,
+    #[settled(atomic)]
+    tags: Vec<String>,
+}
+
+#[test]
+fn bug_17_atomic_boxed_strings_compile_and_describe_themselves() {
+    let mut stream = Ids::stream();
+    stream
+        .feed(br#"{"id": "x-1", "parent": null, "tags": ["a"]}"#)
+        .unwrap();
+    let ids = stream.finish().unwrap();
+    assert_eq!(
+        (&*ids.id, ids.parent, ids.tags),
+        ("x-1", None, vec!["a".to_string()])
+    );
+    let schema = Ids::json_schema();
+    assert_eq!(schema["properties"]["id"]["type"], "string");
+    assert_eq!(
+        schema["properties"]["parent"]["type"],
+        serde_json::json!(["string", "null"])
+    );
+    assert_eq!(
+        schema["properties"]["tags"]["items"]["type"], "string",
+        "atomic, not `{{}}`"
+    );
+}
+
+// ---- 18. event indices and draft positions ----
+
+#[test]
+fn bug_18_element_events_and_draft_positions_agree_without_fail_fast() {
+    let mut stream = Stream::<Vec<u8>>::with_options(Options::default().fail_fast(false));
+    let items: Vec<_> = stream.feed(b"[1, 300, 3, 4]").unwrap().collect();
+    assert_eq!(
+        items,
+        [
+            Item::Settled(0, 1),
+            Item::Settled(1, 3),
+            Item::Settled(2, 4)
+        ]
+    );
+    assert_eq!(stream.draft(), &vec![1, 3, 4]);
+    let err = stream.finish().unwrap_err();
+    assert_eq!(err.error().path(), Some("/1"), "paths keep the JSON index");
+}
+
+// ---- 19. deny_unknown_fields ----
+
+#[test]
+fn bug_19_an_unknown_key_fails_fast_where_it_closes() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(deny_unknown_fields)]
+    struct Closed {
+        a: u8,
+        #[serde(alias = "bee")]
+        b: Option<u8>,
+    }
+    let mut stream = Closed::stream();
+    stream.feed(br#"{"a": 1, "zz"#).unwrap();
+    let err = stream.feed(br#"""#).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Validation);
+    assert_eq!(err.path(), Some("/zz"));
+    assert_eq!(err.offset(), 9, "at the key");
+    let serde_says = serde_json::from_str::<Closed>(r#"{"a": 1, "zz": 2}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        serde_says.starts_with(&err.reason()),
+        "{serde_says} / {}",
+        err.reason()
+    );
+}

@@ -1,0 +1,236 @@
+//! Resource bounds (issue 12), as a contract: for any input and any options,
+//!
+//! - memory: peak heap is at most [`MEMORY_FACTOR`] times the bytes fed, plus a constant
+//!   (the schema-less tree is the largest structure: a node and its links per value);
+//! - time: linear in the input for any depth cap (each byte is scanned once, each event
+//!   costs O(1) amortized; typed streams never nest deeper than serde_json's limit);
+//! - stack: nothing recurses per nesting level (the scanner, the tree and its JSON writer
+//!   keep explicit stacks; typed builders nest at most 127 levels).
+//!
+//! Each case runs in a child process (this test binary, re-run on one case) whose peak
+//! resident memory (`VmHWM`) is read from `/proc`: cases do not share a heap, and no
+//! custom allocator is needed. Time is guarded, not measured: a case that runs past a
+//! generous limit is a hang (the quadratic bugs this guards took minutes); the linear
+//! scaling itself is measured by the benchmarks.
+
+use settled::{DynamicStream, ErrorKind, Options, Stream};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Peak heap per byte fed, at most (the constant of the memory contract).
+const MEMORY_FACTOR: u64 = 64;
+/// What a process of this test binary holds before any case runs.
+const BASELINE: u64 = 24 << 20;
+
+/// A key of `key` bytes and 10,000 array elements: with a 100 KB key, settled paths once
+/// held 1 GB.
+fn long_key_input(key: usize) -> Vec<u8> {
+    let mut input = b"{\"".to_vec();
+    input.extend(std::iter::repeat_n(b'k', key));
+    input.extend_from_slice(b"\": [");
+    for i in 0..10_000 {
+        if i > 0 {
+            input.push(b',');
+        }
+        input.push(b'0');
+    }
+    input.extend_from_slice(b"]}");
+    input
+}
+
+fn nested(levels: usize) -> Vec<u8> {
+    let mut input = vec![b'['; levels];
+    input.extend(std::iter::repeat_n(b']', levels));
+    input
+}
+
+/// The cases, by name; each returns the bytes it fed.
+fn run_case(name: &str) -> u64 {
+    match name {
+        "long_key_settled_paths" => {
+            let input = long_key_input(100_000);
+            for size in [input.len(), 4096] {
+                let mut stream = DynamicStream::new(Options::default());
+                let mut paths = 0;
+                for chunk in input.chunks(size) {
+                    stream.feed(chunk).unwrap();
+                    // Every report is there; a pointer is computed when displayed (read
+                    // one in a hundred: each is 100 KB).
+                    for (i, (pointer, _)) in stream.settled().enumerate() {
+                        paths += 1;
+                        if i % 100 == 0 {
+                            assert!(pointer.to_string().len() > 100_000);
+                        }
+                    }
+                }
+                assert_eq!(paths, 10_002, "each element, the array and the root");
+                stream.finish().unwrap();
+            }
+            input.len() as u64
+        }
+        "deep_arrays_raised_cap" => {
+            let input = nested(100_000);
+            let options = Options::default().max_depth(200_000);
+            for size in [input.len(), 64] {
+                let mut stream = DynamicStream::new(options.clone());
+                for chunk in input.chunks(size) {
+                    stream.feed(chunk).unwrap();
+                    let _ = stream.settled().count();
+                }
+                let value = stream.finish().unwrap();
+                assert_eq!(
+                    value.to_json().len(),
+                    input.len(),
+                    "written without recursion"
+                );
+            }
+            input.len() as u64
+        }
+        "typed_deep_raised_cap" => {
+            // A typed stream stops at serde_json's limit whatever the cap.
+            #[derive(Debug, serde::Deserialize, settled::StreamingModel)]
+            struct Tree {
+                children: Vec<Tree>,
+            }
+            let mut input = Vec::new();
+            for _ in 0..10_000 {
+                input.extend_from_slice(b"{\"children\": [");
+            }
+            let options = Options::default().max_depth(100_000);
+            let mut stream = Tree::stream_with(options.clone());
+            let err = stream.feed(&input).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::TooDeep);
+            let deep = nested(100_000);
+            let mut stream = Stream::<serde_json::Value>::with_options(options);
+            assert_eq!(stream.feed(&deep).unwrap_err().kind(), ErrorKind::TooDeep);
+            (input.len() + deep.len()) as u64
+        }
+        other => panic!("no case {other}"),
+    }
+}
+
+/// Peak resident memory of this process, from `/proc/self/status`.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Runs `case` in a child process; returns (bytes fed, peak memory, wall time).
+fn measure(case: &str) -> Option<(u64, u64, Duration)> {
+    if cfg!(not(target_os = "linux")) {
+        eprintln!("resource bounds are measured on Linux only (/proc)");
+        return None;
+    }
+    let start = Instant::now();
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["child", "--exact", "--nocapture", "--test-threads=1"])
+        .env("SETTLED_RESOURCE_CASE", case)
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{case}: {stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let line = stdout
+        .lines()
+        .find_map(|l| l.split("resource ").nth(1))
+        .unwrap_or_else(|| panic!("{case}: no report in {stdout}"));
+    let mut numbers = line.split_whitespace().map(|n| n.parse::<u64>().unwrap());
+    Some((numbers.next()?, numbers.next()?, elapsed))
+}
+
+/// The child side: runs the case named in the environment and reports.
+#[test]
+fn child() {
+    let Ok(case) = std::env::var("SETTLED_RESOURCE_CASE") else {
+        return;
+    };
+    let fed = run_case(&case);
+    println!("resource {fed} {}", peak_rss().unwrap_or(0));
+}
+
+fn assert_bounded(case: &str, time_limit: Duration) {
+    let Some((fed, peak, elapsed)) = measure(case) else {
+        return;
+    };
+    let bound = MEMORY_FACTOR * fed + BASELINE;
+    eprintln!("{case}: {fed} bytes fed, peak {peak} bytes (bound {bound}), {elapsed:?}");
+    assert!(peak <= bound, "{case}: peak {peak} > {bound}");
+    assert!(elapsed < time_limit, "{case}: {elapsed:?}: a hang");
+}
+
+#[test]
+fn settled_paths_cost_memory_only_when_read() {
+    assert_bounded("long_key_settled_paths", Duration::from_secs(120));
+}
+
+#[test]
+fn deep_nesting_under_a_raised_cap_is_linear_and_bounded() {
+    assert_bounded("deep_arrays_raised_cap", Duration::from_secs(120));
+}
+
+#[test]
+fn typed_streams_stop_at_serdes_depth_whatever_the_cap() {
+    assert_bounded("typed_deep_raised_cap", Duration::from_secs(60));
+}
+
+/// The CLI prints every settled path (50 MB for a 5 KB key: what the contract asks)
+/// without holding it.
+#[test]
+fn the_cli_streams_its_output() {
+    if cfg!(not(target_os = "linux")) {
+        return;
+    }
+    let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
+    let exe = ["debug", "release"]
+        .iter()
+        .map(|p| bin.join(p).join("settled"))
+        .find(|p| p.exists());
+    let Some(exe) = exe else {
+        eprintln!("the settled binary is not built: skipped");
+        return;
+    };
+    let input = long_key_input(5_000);
+    let path = std::env::temp_dir().join(format!("settled-long-key-{}", std::process::id()));
+    std::fs::write(&path, &input).unwrap();
+    let mut child = Command::new(exe)
+        .args(["replay", "--emit", "settled"])
+        .stdin(std::fs::File::open(&path).unwrap())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut out = child.stdout.take().unwrap();
+    let mut total = 0u64;
+    let mut peak = 0u64;
+    let mut buf = vec![0; 1 << 20];
+    loop {
+        let n = std::io::Read::read(&mut out, &mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        if let Some(kb) = status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse::<u64>().ok())
+        {
+            peak = peak.max(kb * 1024);
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_file(&path);
+    eprintln!("cli: {total} bytes out, peak {peak} bytes");
+    assert!(total > 50_000_000, "every path printed");
+    assert!(
+        peak <= MEMORY_FACTOR * input.len() as u64 + BASELINE,
+        "peak {peak}"
+    );
+}
