@@ -5,6 +5,7 @@
 //! cargo run --example anthropic_tool_use
 //! ```
 
+use settled::provider::FinishWith;
 use settled::provider::{Channel, Decoder, Delta, Provider};
 use settled_examples::models::{Review, ReviewField};
 
@@ -42,7 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let review = match finish {
-        Some(reason) => stream.finish_after(&reason)?,
+        Some(reason) => stream.finish_with(Some(&reason))?,
         None => stream.finish()?,
     };
     println!("input: {review:?}");

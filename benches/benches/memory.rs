@@ -59,7 +59,7 @@ fn main() {
             std::hint::black_box(stream.finish().ok());
         });
         let dynamic = peak(|| {
-            let mut stream = DynamicStream::without_settled(Options::default());
+            let mut stream = DynamicStream::with_options(Options::default());
             for chunk in &chunks {
                 let _ = stream.feed(chunk);
             }

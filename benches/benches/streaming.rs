@@ -54,10 +54,10 @@ fn streaming(c: &mut Criterion) {
                 &chunks,
                 |b, chunks| {
                     b.iter(|| {
-                        let mut stream = DynamicStream::new(Options::default());
+                        let mut stream = DynamicStream::new();
                         for chunk in chunks {
                             let _ = stream.feed(chunk);
-                            black_box(stream.snapshot());
+                            black_box(stream.draft());
                         }
                         stream.finish().is_ok()
                     });

@@ -28,11 +28,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
         None => Input::Plain(plain),
     };
     let live = chunks.is_live();
-    let mut stream = if replay.emit == Emit::Final {
-        DynamicStream::without_settled(replay.options.clone())
-    } else {
-        DynamicStream::new(replay.options.clone())
-    };
+    let mut stream = DynamicStream::with_options(replay.options.clone());
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut line = String::new();
@@ -41,7 +37,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     let mut have = match chunks.next_chunk(&mut current, false) {
         Ok(next) => next == Next::Chunk,
         Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            return finish_broken(&mut out, &mut line, &e, stream.scanner().offset());
+            return finish_broken(&mut out, &mut line, &e, stream.offset());
         }
         Err(e) => return Err(e.into()),
     };
@@ -70,14 +66,14 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
                 if !printed {
                     write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
                 }
-                return finish_broken(&mut out, &mut line, &e, stream.scanner().offset());
+                return finish_broken(&mut out, &mut line, &e, stream.offset());
             }
             Err(e) => return Err(e.into()),
         };
         if next == Next::End {
             outcome = Some(match chunks.finish_reason() {
-                Some(reason) => stream.finish_after(reason).map(|_| ()),
-                None => stream.finish().map(|_| ()),
+                Some(reason) => end(&mut stream, reason),
+                None => stream.end_input(),
             });
         }
         if !printed {
@@ -93,15 +89,15 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     let outcome = match outcome {
         Some(outcome) => outcome,
         None => match chunks.finish_reason() {
-            Some(reason) => stream.finish_after(reason).map(|_| ()),
-            None => stream.finish().map(|_| ()),
+            Some(reason) => end(&mut stream, reason),
+            None => stream.end_input(),
         },
     };
     line.clear();
     let ok = match outcome {
         Ok(()) => {
             line.push_str(r#"{"done":true,"value":"#);
-            if let Some(value) = stream.snapshot() {
+            if let Some(value) = stream.draft() {
                 value.write_json(&mut line);
             }
             line.push('}');
@@ -115,6 +111,14 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     writeln!(out, "{line}")?;
     out.flush()?;
     Ok(ok)
+}
+
+/// Ends the input the way the provider said it ended: a token-limit finish is a cut.
+fn end(stream: &mut DynamicStream, reason: &settled::provider::FinishReason) -> Result<(), Error> {
+    match reason.cut_cause() {
+        Some(cause) => stream.cut_input(cause),
+        None => stream.end_input(),
+    }
 }
 
 /// One chunk line, as `--emit` asks. Written as it is produced: a line may be far larger
@@ -134,7 +138,7 @@ fn write_chunk(
     if emit == Emit::Full {
         out.write_all(br#","snapshot":"#)?;
         line.clear();
-        match stream.snapshot() {
+        match stream.draft() {
             Some(value) => value.write_json(line),
             None => line.push_str("null"),
         }

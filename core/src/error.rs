@@ -5,7 +5,7 @@ use std::fmt;
 /// What kind of failure ended a stream. Match on it to decide what to do next.
 ///
 /// ```
-/// let err = settled::DynamicStream::new(settled::Options::default())
+/// let err = settled::DynamicStream::new()
 ///     .finish()
 ///     .unwrap_err();
 /// assert_eq!(err.kind(), settled::ErrorKind::NoStructure);
@@ -62,8 +62,9 @@ pub(crate) enum Reason {
     EofInTentativeRoot,
     EofBeforeValue,
     EofAfterFalseStart(u64),
-    /// The provider ended the response at its token limit (the finish reason on the wire).
-    ProviderCut(&'static str),
+    /// The source ended the input early, for the cause it named (a provider's token
+    /// limit: its finish reason on the wire).
+    Cut(&'static str),
     EofInThink,
     IdleLimit(u64),
     ExpectedColon,
@@ -98,7 +99,7 @@ impl Reason {
             | EofWhileParsingNumber
             | EofWhileParsingValue
             | EofInTentativeRoot
-            | ProviderCut(_) => ErrorKind::Truncated,
+            | Cut(_) => ErrorKind::Truncated,
             EofBeforeValue | EofAfterFalseStart(_) | EofInThink | IdleLimit(_) => {
                 ErrorKind::NoStructure
             }
@@ -122,9 +123,9 @@ impl fmt::Display for Reason {
             EofWhileParsingValue => f.write_str("EOF while parsing a value"),
             EofInTentativeRoot => f.write_str("EOF while parsing a value that began in prose"),
             EofBeforeValue => f.write_str("no JSON object or array in the input"),
-            ProviderCut(reason) => write!(
+            Cut(cause) => write!(
                 f,
-                "the provider stopped the response at its token limit (finish reason `{reason}`) before the value was complete"
+                "the input was cut short (`{cause}`) before the value was complete"
             ),
             EofAfterFalseStart(offset) => write!(
                 f,
@@ -161,8 +162,42 @@ impl fmt::Display for Reason {
     }
 }
 
-/// A failed stream: a [`ErrorKind`], the byte offset in the input (every byte fed counts,
-/// prose included), the 1-based line and column of that byte, and a message.
+/// Where something is in the input: the byte offset (every byte fed counts, prose
+/// included) and the 1-based line and column (in bytes) of that byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Byte offset from the first byte fed.
+    pub offset: u64,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column, in bytes.
+    pub column: u64,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {} column {} (byte {})",
+            self.line, self.column, self.offset
+        )
+    }
+}
+
+/// The 1-based line and column of byte `at` of `text` (past the end: of the end).
+pub(crate) fn line_column(text: &[u8], at: usize) -> (u64, u64) {
+    let head = text.get(..at).unwrap_or(text);
+    match head.iter().rposition(|&c| c == b'\n') {
+        Some(nl) => {
+            let lines = head.iter().filter(|&&c| c == b'\n').count() as u64;
+            (1 + lines, (head.len() - nl) as u64)
+        }
+        None => (1, head.len() as u64 + 1),
+    }
+}
+
+/// A failed stream: a [`ErrorKind`], where in the input ([`Error::position`]), and a
+/// message.
 ///
 /// The value read before the failure is kept by the stream that returned the error.
 /// [`Error::feedback`] renders a short message to send back to the model.
@@ -170,12 +205,14 @@ impl fmt::Display for Reason {
 pub struct Error(Box<ErrorImpl>);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct ErrorImpl {
-    reason: Reason,
-    offset: u64,
-    line: u64,
-    column: u64,
-    validation: Option<Validation>,
+enum ErrorImpl {
+    /// The scanner stopped.
+    Scan { reason: Reason, at: Position },
+    /// serde rejected a value.
+    Validation {
+        validation: Validation,
+        at: Position,
+    },
 }
 
 /// What serde rejected, and where.
@@ -188,8 +225,7 @@ pub(crate) struct Validation {
     /// The rejected value's JSON text, shortened.
     pub(crate) value: Option<String>,
     /// Line and column in the value's clean text.
-    pub(crate) clean_line: u64,
-    pub(crate) clean_column: u64,
+    pub(crate) clean: (u64, u64),
 }
 
 /// Longest offending value quoted in a message.
@@ -218,46 +254,65 @@ pub(crate) fn serde_message(error: &serde_json::Error) -> String {
 impl Error {
     #[cold]
     pub(crate) fn new(reason: Reason, offset: u64, line: u64, column: u64) -> Self {
-        Error(Box::new(ErrorImpl {
-            reason,
+        let at = Position {
             offset,
             line,
             column,
-            validation: None,
-        }))
+        };
+        Error(Box::new(ErrorImpl::Scan { reason, at }))
     }
 
-    /// serde rejected a value.
+    /// serde rejected a value at input `offset`, whose line and column are `position`.
     #[cold]
-    pub(crate) fn validation(validation: Validation, offset: u64, line: u64, column: u64) -> Self {
-        Error(Box::new(ErrorImpl {
-            reason: Reason::Validation,
+    pub(crate) fn validation(validation: Validation, offset: u64, position: (u64, u64)) -> Self {
+        let at = Position {
             offset,
-            line,
-            column,
-            validation: Some(validation),
-        }))
+            line: position.0,
+            column: position.1,
+        };
+        Error(Box::new(ErrorImpl::Validation { validation, at }))
+    }
+
+    fn reason_code(&self) -> Reason {
+        match &*self.0 {
+            ErrorImpl::Scan { reason, .. } => *reason,
+            ErrorImpl::Validation { .. } => Reason::Validation,
+        }
+    }
+
+    fn details(&self) -> Option<&Validation> {
+        match &*self.0 {
+            ErrorImpl::Validation { validation, .. } => Some(validation),
+            ErrorImpl::Scan { .. } => None,
+        }
     }
 
     /// What kind of failure this is.
     pub fn kind(&self) -> ErrorKind {
-        self.0.reason.kind()
+        self.reason_code().kind()
     }
 
-    /// Byte offset in the input at which the error was detected (for validation errors:
-    /// where the offending value, or the point serde stopped, sits in the input).
+    /// Where in the input: the byte at which the error was detected (for validation
+    /// errors: where the offending value begins).
+    pub fn position(&self) -> Position {
+        match &*self.0 {
+            ErrorImpl::Scan { at, .. } | ErrorImpl::Validation { at, .. } => *at,
+        }
+    }
+
+    /// Byte offset of [`Error::position`].
     pub fn offset(&self) -> u64 {
-        self.0.offset
+        self.position().offset
     }
 
-    /// 1-based line of [`Error::offset`].
+    /// 1-based line of [`Error::position`].
     pub fn line(&self) -> u64 {
-        self.0.line
+        self.position().line
     }
 
-    /// 1-based column, in bytes, of [`Error::offset`].
+    /// 1-based column, in bytes, of [`Error::position`].
     pub fn column(&self) -> u64 {
-        self.0.column
+        self.position().column
     }
 
     /// True when more input could have completed the value ([`ErrorKind::Truncated`]).
@@ -267,37 +322,34 @@ impl Error {
 
     /// The message without the position, e.g. ``expected `:` ``.
     pub fn reason(&self) -> String {
-        match &self.0.validation {
+        match self.details() {
             Some(v) => v.message.clone(),
-            None => self.0.reason.to_string(),
+            None => self.reason_code().to_string(),
         }
     }
 
     /// For [`ErrorKind::Validation`]: the JSON Pointer of the rejected value (`""` for the
-    /// root).
+    /// root), with the keys the model wrote.
     pub fn path(&self) -> Option<&str> {
-        self.0.validation.as_ref().map(|v| v.path.as_str())
+        self.details().map(|v| v.path.as_str())
     }
 
     /// For [`ErrorKind::Validation`]: the rejected value's JSON text (shortened).
     pub fn value(&self) -> Option<&str> {
-        self.0.validation.as_ref().and_then(|v| v.value.as_deref())
+        self.details().and_then(|v| v.value.as_deref())
     }
 
     /// For [`ErrorKind::Validation`]: line and column in the value's clean text (what
     /// serde read: the value without prose, comments or trailing commas).
     pub fn clean_position(&self) -> Option<(u64, u64)> {
-        self.0
-            .validation
-            .as_ref()
-            .map(|v| (v.clean_line, v.clean_column))
+        self.details().map(|v| v.clean)
     }
 
     /// A short message to append to the conversation so the model can fix just this:
     /// where, what was expected, what came.
     ///
     /// ```
-    /// let mut stream = settled::DynamicStream::new(settled::Options::default());
+    /// let mut stream = settled::DynamicStream::new();
     /// let err = stream.feed(b"{\"a\": tru}").unwrap_err();
     /// assert_eq!(
     ///     err.feedback(),
@@ -306,8 +358,9 @@ impl Error {
     /// );
     /// ```
     pub fn feedback(&self) -> String {
-        let at = format!("line {} column {}", self.0.line, self.0.column);
-        match (&self.0.validation, self.0.reason) {
+        let position = self.position();
+        let at = format!("line {} column {}", position.line, position.column);
+        match (self.details(), self.reason_code()) {
             (Some(v), _) => {
                 let path = if v.path.is_empty() {
                     "the top level"
@@ -331,7 +384,7 @@ impl Error {
             (None, Reason::TooDeep(n)) => format!(
                 "Your JSON nests deeper than {n} levels. Reply again with a flatter JSON value."
             ),
-            (None, Reason::ProviderCut(_)) => "Your reply reached the output token limit before \
+            (None, Reason::Cut(_)) => "Your reply reached the output token limit before \
                  the JSON was complete. Reply again with a shorter JSON value."
                 .to_string(),
             (None, Reason::Stalled(_)) => format!(
@@ -357,7 +410,8 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(v) = &self.0.validation {
+        let at = self.position();
+        if let Some(v) = self.details() {
             let path = if v.path.is_empty() {
                 "the root"
             } else {
@@ -367,30 +421,23 @@ impl fmt::Display for Error {
             if let Some(value) = &v.value {
                 write!(f, " (got `{value}`)")?;
             }
-            return write!(
-                f,
-                " at line {} column {} (byte {})",
-                self.0.line, self.0.column, self.0.offset
-            );
+            return write!(f, " at {at}");
         }
-        write!(
-            f,
-            "{} at line {} column {} (byte {})",
-            self.0.reason, self.0.line, self.0.column, self.0.offset
-        )
+        write!(f, "{} at {at}", self.reason_code())
     }
 }
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.position();
         write!(
             f,
             "Error({:?}, {:?}, offset: {}, line: {}, column: {})",
             self.kind(),
             self.reason(),
-            self.0.offset,
-            self.0.line,
-            self.0.column
+            at.offset,
+            at.line,
+            at.column
         )
     }
 }

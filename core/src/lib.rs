@@ -59,10 +59,10 @@
 //! ```
 //! use settled::{DynamicStream, Options};
 //!
-//! let mut stream = DynamicStream::new(Options::default());
+//! let mut stream = DynamicStream::new();
 //! for chunk in ["Here you go:\n```json\n{\"verdict\": \"sh", "ip\", \"score\": 9", "}\n```"] {
 //!     stream.feed(chunk.as_bytes())?;
-//!     if let Some(draft) = stream.snapshot() {
+//!     if let Some(draft) = stream.draft() {
 //!         println!("draft: {draft}"); // {"verdict":"sh"} ... {"verdict":"ship","score":9}
 //!     }
 //!     for (path, value) in stream.settled() {
@@ -78,7 +78,7 @@
 //! [`provider::Decoder`] turns a provider's server-sent events (OpenAI Chat Completions,
 //! the OpenAI Responses API, Anthropic Messages) into text deltas, tool-call argument
 //! deltas and a finish reason; parsing only, bring any HTTP client. Feed the text deltas to
-//! a stream; end it with [`Stream::finish_after`] so that a reply cut by the token limit is
+//! a stream; end it with [`FinishWith::finish_with`](provider::FinishWith) so that a reply cut by the token limit is
 //! reported as [`ErrorKind::Truncated`] naming the cause. [`provider::ToolStreams`] gives
 //! each tool call its own typed stream.
 //!
@@ -128,26 +128,21 @@
 mod dynamic;
 mod error;
 mod options;
-mod outcome;
+mod path;
 pub mod provider;
 mod scanner;
 pub mod schema;
 mod sink;
-pub mod sse;
 mod stream;
 mod typed;
-#[cfg(feature = "futures")]
-#[cfg_attr(docsrs, doc(cfg(feature = "futures")))]
-pub mod updates;
 mod validate;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use dynamic::{DynamicSink, DynamicStream, Kind, PartialValue, Pointer, ValueRef};
-pub use error::{Error, ErrorKind};
+pub use dynamic::{DynamicSink, PartialValue, Pointer, ValueKind, ValueRef};
+pub use error::{Error, ErrorKind, Position};
 pub use options::{Options, SERDE_MAX_DEPTH, SecondRoot};
-pub use outcome::{Partial, StreamError};
 pub use scanner::{Scanner, Warning, WarningKind};
 /// Derives streaming for a response type: `#[derive(StreamingModel)]` on a struct with named
 /// fields (or on a unit enum, which then streams as one atomic value).
@@ -163,8 +158,8 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// - `XField`: one variant per field with its strict value, `FItem(index, value)` per
 ///   element of a vector field, `InF(…)` for values settling inside a nested model.
 /// - `XFieldName`: the fields, with `key()` (what serde reads) and `is_required()`.
-/// - `XCallbacks`: `on_<field>` and `on_<field>_item` callbacks on `settled::Stream<X>`.
-/// - `X::stream()` / `X::stream_with(options)` and the `Streamable` impl.
+/// - `XCallbacks`: `on_<field>` and `on_<field>_item` callbacks on `settled::TypedStream<X>`.
+/// - `X::stream()` / `X::stream_with_options(options)` and the `StreamingModel` impl.
 ///
 /// Keys are the keys serde reads: `rename`, `rename_all`, `alias`, `default`, `skip` and
 /// `skip_deserializing` are honoured. Tuple structs, unions, enums with data and `flatten`
@@ -216,13 +211,13 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// ```
 pub use settled_derive::StreamingModel;
 pub use sink::{IgnoreSink, Raw, Sink};
-pub use stream::Stream;
-pub use typed::{Atomic, Entry, FieldName, FieldState, Item, Settled, Streamable, Violation};
-// The builder protocol the derive's generated code uses: not for direct use.
-#[doc(hidden)]
-pub use typed::{
-    Ctx, Event, FieldSet, PathSegment, Rejected, Rejection, Slot, Step, builders, from_raw,
+pub use stream::{
+    DynamicError, DynamicStream, FeedError, Fields, Partial, StreamError, TypedStream,
 };
+#[cfg(feature = "futures")]
+#[cfg_attr(docsrs, doc(cfg(feature = "futures")))]
+pub use stream::{Update, UpdateError, Updates};
+pub use typed::{Atomic, Complete, Entry, FieldName, FieldState, Item, StreamingModel};
 
 /// The crate README's example, compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -11,14 +11,24 @@ use std::ops::Range;
 pub struct Raw<'a> {
     text: &'a [u8],
     start: usize,
+    end: usize,
 }
 
 impl<'a> Raw<'a> {
     pub(crate) fn new(clean: &'a [u8], span: Range<usize>) -> Self {
-        let start = span.start;
         Raw {
-            text: clean.get(span).unwrap_or_default(),
-            start,
+            text: clean.get(span.clone()).unwrap_or_default(),
+            start: span.start,
+            end: span.end,
+        }
+    }
+
+    /// A span whose text is not at hand (a container built from its members).
+    pub(crate) fn span_only(span: Range<usize>) -> Raw<'static> {
+        Raw {
+            text: &[],
+            start: span.start,
+            end: span.end,
         }
     }
 
@@ -29,7 +39,7 @@ impl<'a> Raw<'a> {
 
     /// The value's span in the clean buffer.
     pub fn span(&self) -> Range<usize> {
-        self.start..self.start + self.text.len()
+        self.start..self.end
     }
 }
 

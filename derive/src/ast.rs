@@ -9,8 +9,31 @@ pub(crate) struct Model<'a> {
     pub(crate) input: &'a DeriveInput,
     pub(crate) attrs: attr::ContainerAttrs,
     pub(crate) body: Body<'a>,
-    /// `#[serde(deny_unknown_fields)]`: the schema closes the object.
+    /// `#[serde(deny_unknown_fields)]`: the schema closes the object, unknown keys fail.
     pub(crate) deny_unknown_fields: bool,
+    /// `#[serde(default)]` on the struct: missing fields come from `Self::default()`.
+    pub(crate) default: Fallback,
+}
+
+/// Where a missing field's value comes from, as serde decides it.
+#[derive(Clone)]
+pub(crate) enum Fallback {
+    /// Nowhere: serde's "missing field" (which is `None` for an `Option`).
+    None,
+    /// `Default::default()`.
+    Trait,
+    /// A function of the user's.
+    Path(syn::ExprPath),
+}
+
+impl Fallback {
+    fn from_serde(default: &serde_attr::Default) -> Self {
+        match default {
+            serde_attr::Default::None => Fallback::None,
+            serde_attr::Default::Default => Fallback::Trait,
+            serde_attr::Default::Path(path) => Fallback::Path(path.clone()),
+        }
+    }
 }
 
 pub(crate) enum Body<'a> {
@@ -28,14 +51,13 @@ pub(crate) struct Field<'a> {
     pub(crate) name: String,
     /// Every key serde accepts (the name and its aliases).
     pub(crate) keys: Vec<String>,
-    /// settled does not stream this field: serde never reads it (`skip`,
-    /// `skip_deserializing`), or reads it with a function of its own (`deserialize_with`,
-    /// `with`), whose result settled cannot show as a draft. serde still reads the latter
-    /// at `finish`.
+    /// serde never reads this field (`skip`, `skip_deserializing`): it takes its default.
     pub(crate) skipped: bool,
-    /// serde requires the field (no `default`, not skipped; `Option` fields are required
-    /// too unless marked `default`).
-    pub(crate) has_default: bool,
+    /// The field's own `#[serde(default …)]`.
+    pub(crate) default: Fallback,
+    /// serde reads the field with a function of the user's (`deserialize_with`, `with`):
+    /// it streams as one value, read by that function.
+    pub(crate) with: Option<syn::ExprPath>,
     pub(crate) flatten: bool,
     pub(crate) attrs: attr::FieldAttrs,
 }
@@ -84,13 +106,7 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
     let attrs = attr::container(&input.attrs, errors);
     let body = match &container.data {
         ast::Data::Struct(ast::Style::Struct, fields) => {
-            let container_default = !matches!(container.attrs.default(), serde_attr::Default::None);
-            Body::Struct(
-                fields
-                    .iter()
-                    .filter_map(|f| field(f, container_default, errors))
-                    .collect(),
-            )
+            Body::Struct(fields.iter().filter_map(|f| field(f, errors)).collect())
         }
         ast::Data::Struct(_, _) => {
             errors.push(syn::Error::new_spanned(
@@ -122,14 +138,11 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
         attrs,
         body,
         deny_unknown_fields: container.attrs.deny_unknown_fields(),
+        default: Fallback::from_serde(container.attrs.default()),
     })
 }
 
-fn field<'a>(
-    f: &ast::Field<'a>,
-    container_default: bool,
-    errors: &mut Vec<syn::Error>,
-) -> Option<Field<'a>> {
+fn field<'a>(f: &ast::Field<'a>, errors: &mut Vec<syn::Error>) -> Option<Field<'a>> {
     let syn::Member::Named(ident) = &f.member else {
         return None;
     };
@@ -145,8 +158,9 @@ fn field<'a>(
         original: f.original,
         name,
         keys,
-        skipped: f.attrs.skip_deserializing() || f.attrs.deserialize_with().is_some(),
-        has_default: container_default || !matches!(f.attrs.default(), serde_attr::Default::None),
+        skipped: f.attrs.skip_deserializing(),
+        default: Fallback::from_serde(f.attrs.default()),
+        with: f.attrs.deserialize_with().cloned(),
         flatten: f.attrs.flatten(),
         attrs: attr::field(&f.original.attrs, errors),
     })

@@ -1,102 +1,169 @@
-//! `#[settled(...)]` attributes.
+//! `#[settled(...)]` attributes: one constant per key, one arm per key, every key at most
+//! once.
 
+use proc_macro2::Span;
+use std::fmt;
+use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 
-/// Keys accepted on a field.
-const FIELD_KEYS: &[&str] = &[
-    "atomic",
-    "description",
-    "min_items",
-    "max_items",
-    "min_length",
-    "max_length",
-    "minimum",
-    "maximum",
-];
-/// Keys accepted on the container.
-const CONTAINER_KEYS: &[&str] = &["description", "strict"];
+/// An attribute key.
+#[derive(Clone, Copy)]
+pub(crate) struct Symbol(&'static str);
 
-/// A schema constraint on a field: the attribute, its JSON Schema keyword, its value.
-pub(crate) struct Constraint {
-    pub(crate) attr: &'static str,
-    pub(crate) keyword: &'static str,
-    pub(crate) value: f64,
-    pub(crate) span: proc_macro2::Span,
+impl fmt::Display for Symbol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
 }
 
-impl Constraint {
-    /// What the constraint measures.
-    pub(crate) fn kind(&self) -> ConstraintKind {
-        match self.attr {
-            "min_items" | "max_items" => ConstraintKind::Items,
-            "min_length" | "max_length" => ConstraintKind::Length,
-            _ => ConstraintKind::Number,
+impl PartialEq<Symbol> for syn::Path {
+    fn eq(&self, word: &Symbol) -> bool {
+        self.is_ident(word.0)
+    }
+}
+
+/// The helper attribute itself.
+pub(crate) const SETTLED: Symbol = Symbol("settled");
+const ATOMIC: Symbol = Symbol("atomic");
+const DESCRIPTION: Symbol = Symbol("description");
+const MIN_ITEMS: Symbol = Symbol("min_items");
+const MAX_ITEMS: Symbol = Symbol("max_items");
+const MIN_LENGTH: Symbol = Symbol("min_length");
+const MAX_LENGTH: Symbol = Symbol("max_length");
+const MINIMUM: Symbol = Symbol("minimum");
+const MAXIMUM: Symbol = Symbol("maximum");
+const STRICT: Symbol = Symbol("strict");
+
+/// A value set at most once, remembering where.
+pub(crate) struct Attr<T> {
+    name: Symbol,
+    value: Option<(Span, T)>,
+}
+
+impl<T> Attr<T> {
+    fn none(name: Symbol) -> Self {
+        Attr { name, value: None }
+    }
+
+    /// Sets the value; a second setting is an error at it.
+    fn set(&mut self, span: Span, value: T, errors: &mut Vec<syn::Error>) {
+        if self.value.is_some() {
+            errors.push(syn::Error::new(
+                span,
+                format!("duplicate settled attribute `{}`; keep one", self.name),
+            ));
+        } else {
+            self.value = Some((span, value));
         }
     }
 
-    /// A lower bound (`min_*`, `minimum`).
-    pub(crate) fn is_min(&self) -> bool {
-        self.attr.starts_with("min")
+    pub(crate) fn get(&self) -> Option<&T> {
+        self.value.as_ref().map(|(_, v)| v)
+    }
+
+    pub(crate) fn span(&self) -> Option<Span> {
+        self.value.as_ref().map(|(s, _)| *s)
     }
 }
 
+/// What a constraint measures.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ConstraintKind {
+pub(crate) enum Measure {
     Items,
     Length,
     Number,
 }
 
+/// A schema constraint on a field: the attribute, its JSON Schema keyword, its value.
+pub(crate) struct Constraint {
+    pub(crate) attr: Symbol,
+    pub(crate) keyword: &'static str,
+    pub(crate) measure: Measure,
+    pub(crate) min: bool,
+    pub(crate) value: f64,
+    pub(crate) span: Span,
+}
+
 /// `#[settled(...)]` on a field.
-#[derive(Default)]
 pub(crate) struct FieldAttrs {
-    pub(crate) atomic: bool,
-    pub(crate) description: Option<String>,
-    pub(crate) constraints: Vec<Constraint>,
+    pub(crate) atomic: Attr<()>,
+    pub(crate) description: Attr<String>,
+    constraints: [Attr<f64>; 6],
 }
 
-/// `#[settled(...)]` on the struct or enum.
-#[derive(Default)]
-pub(crate) struct ContainerAttrs {
-    pub(crate) description: Option<String>,
-    /// Checked against OpenAI's strict structured outputs rules at compile time.
-    pub(crate) strict: Option<proc_macro2::Span>,
-}
+/// The constraint keys: the attribute, its JSON Schema keyword, what it measures, whether
+/// it is a lower bound.
+const CONSTRAINTS: [(Symbol, &str, Measure, bool); 6] = [
+    (MIN_ITEMS, "minItems", Measure::Items, true),
+    (MAX_ITEMS, "maxItems", Measure::Items, false),
+    (MIN_LENGTH, "minLength", Measure::Length, true),
+    (MAX_LENGTH, "maxLength", Measure::Length, false),
+    (MINIMUM, "minimum", Measure::Number, true),
+    (MAXIMUM, "maximum", Measure::Number, false),
+];
 
-/// Parses the `#[settled(...)]` attributes among `attrs`, collecting errors.
-fn parse(
-    attrs: &[syn::Attribute],
-    allowed: &[&str],
-    errors: &mut Vec<syn::Error>,
-    mut accept: impl FnMut(&str, &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()>,
-) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("settled")) {
-        let result = attr.parse_nested_meta(|meta| {
-            let name = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            if !allowed.contains(&name.as_str()) {
-                return Err(meta.error(format!(
-                    "unknown settled attribute `{name}`; expected one of: {}",
-                    allowed.join(", ")
-                )));
-            }
-            accept(&name, &meta)
-        });
-        if let Err(e) = result {
-            errors.push(e);
-        }
+impl FieldAttrs {
+    /// The constraints set, in declaration order of the keys.
+    pub(crate) fn constraints(&self) -> Vec<Constraint> {
+        CONSTRAINTS
+            .iter()
+            .zip(&self.constraints)
+            .filter_map(|(&(attr, keyword, measure, min), set)| {
+                let (span, value) = set.value.as_ref()?;
+                Some(Constraint {
+                    attr,
+                    keyword,
+                    measure,
+                    min,
+                    value: *value,
+                    span: *span,
+                })
+            })
+            .collect()
     }
 }
 
-fn string_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<String> {
+/// `#[settled(...)]` on the struct or enum.
+pub(crate) struct ContainerAttrs {
+    pub(crate) description: Attr<String>,
+    /// Checked against OpenAI's strict structured outputs rules at compile time.
+    pub(crate) strict: Attr<()>,
+}
+
+/// Calls `accept` for each key inside every `#[settled(...)]` among `attrs`.
+fn each(
+    attrs: &[syn::Attribute],
+    errors: &mut Vec<syn::Error>,
+    mut accept: impl FnMut(&ParseNestedMeta<'_>, &mut Vec<syn::Error>) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path() == &SETTLED) {
+        let mut found = Vec::new();
+        if let Err(e) = attr.parse_nested_meta(|meta| accept(&meta, &mut found)) {
+            errors.push(e);
+        }
+        errors.extend(found);
+    }
+}
+
+fn unknown(meta: &ParseNestedMeta<'_>, allowed: &[Symbol], place: &str) -> syn::Error {
+    let name = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let allowed: Vec<String> = allowed.iter().map(ToString::to_string).collect();
+    meta.error(format!(
+        "unknown settled attribute `{name}` on {place}; expected one of: {}",
+        allowed.join(", ")
+    ))
+}
+
+fn string_value(meta: &ParseNestedMeta<'_>) -> syn::Result<String> {
     let lit: syn::LitStr = meta.value()?.parse()?;
     Ok(lit.value())
 }
 
-fn number_value(meta: &syn::meta::ParseNestedMeta<'_>, integer: bool) -> syn::Result<f64> {
+fn number_value(meta: &ParseNestedMeta<'_>, integer: bool) -> syn::Result<f64> {
     let expr: syn::Expr = meta.value()?.parse()?;
     let (negative, lit) = match &expr {
         syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => (true, &*u.expr),
@@ -133,45 +200,60 @@ fn number_value(meta: &syn::meta::ParseNestedMeta<'_>, integer: bool) -> syn::Re
 }
 
 pub(crate) fn field(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) -> FieldAttrs {
-    let mut out = FieldAttrs::default();
-    parse(attrs, FIELD_KEYS, errors, |name, meta| {
-        let (attr, keyword, integer) = match name {
-            "atomic" => {
-                out.atomic = true;
-                return Ok(());
-            }
-            "description" => {
-                out.description = Some(string_value(meta)?);
-                return Ok(());
-            }
-            "min_items" => ("min_items", "minItems", true),
-            "max_items" => ("max_items", "maxItems", true),
-            "min_length" => ("min_length", "minLength", true),
-            "max_length" => ("max_length", "maxLength", true),
-            "minimum" => ("minimum", "minimum", false),
-            _ => ("maximum", "maximum", false),
-        };
+    let mut out = FieldAttrs {
+        atomic: Attr::none(ATOMIC),
+        description: Attr::none(DESCRIPTION),
+        constraints: CONSTRAINTS.map(|(attr, ..)| Attr::none(attr)),
+    };
+    each(attrs, errors, |meta, found| {
         let span = meta.path.span();
-        let value = number_value(meta, integer)?;
-        out.constraints.push(Constraint {
-            attr,
-            keyword,
-            value,
-            span,
-        });
-        Ok(())
+        // #[settled(atomic)]
+        if meta.path == ATOMIC {
+            out.atomic.set(span, (), found);
+            return Ok(());
+        }
+        // #[settled(description = "...")]
+        if meta.path == DESCRIPTION {
+            let value = string_value(meta)?;
+            out.description.set(span, value, found);
+            return Ok(());
+        }
+        // #[settled(min_items = 1)], #[settled(maximum = 10)], ...
+        for (i, (attr, _, measure, _)) in CONSTRAINTS.iter().enumerate() {
+            if meta.path == *attr {
+                let value = number_value(meta, *measure != Measure::Number)?;
+                if let Some(slot) = out.constraints.get_mut(i) {
+                    slot.set(span, value, found);
+                }
+                return Ok(());
+            }
+        }
+        let mut allowed = vec![ATOMIC, DESCRIPTION];
+        allowed.extend(CONSTRAINTS.iter().map(|c| c.0));
+        Err(unknown(meta, &allowed, "a field"))
     });
     out
 }
 
 pub(crate) fn container(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) -> ContainerAttrs {
-    let mut out = ContainerAttrs::default();
-    parse(attrs, CONTAINER_KEYS, errors, |name, meta| {
-        match name {
-            "strict" => out.strict = Some(meta.path.span()),
-            _ => out.description = Some(string_value(meta)?),
+    let mut out = ContainerAttrs {
+        description: Attr::none(DESCRIPTION),
+        strict: Attr::none(STRICT),
+    };
+    each(attrs, errors, |meta, found| {
+        let span = meta.path.span();
+        // #[settled(strict)]
+        if meta.path == STRICT {
+            out.strict.set(span, (), found);
+            return Ok(());
         }
-        Ok(())
+        // #[settled(description = "...")]
+        if meta.path == DESCRIPTION {
+            let value = string_value(meta)?;
+            out.description.set(span, value, found);
+            return Ok(());
+        }
+        Err(unknown(meta, &[DESCRIPTION, STRICT], "a struct or enum"))
     });
     out
 }
@@ -204,4 +286,41 @@ pub(crate) fn docs(attrs: &[syn::Attribute]) -> Vec<syn::Attribute> {
         .filter(|a| a.path().is_ident("doc"))
         .cloned()
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(attr: syn::Attribute) -> (FieldAttrs, Vec<String>) {
+        let mut errors = Vec::new();
+        let attrs = field(&[attr], &mut errors);
+        (attrs, errors.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn every_key_at_most_once() {
+        let (attrs, errors) =
+            parse(syn::parse_quote!(#[settled(min_items = 3, min_items = 1, maximum = 2)]));
+        assert_eq!(
+            errors,
+            ["duplicate settled attribute `min_items`; keep one"]
+        );
+        let constraints = attrs.constraints();
+        assert_eq!(constraints.len(), 2);
+        assert_eq!(constraints[0].value, 3.0, "the first one stays");
+        let (_, errors) =
+            parse(syn::parse_quote!(#[settled(description = "a", description = "b")]));
+        assert_eq!(
+            errors,
+            ["duplicate settled attribute `description`; keep one"]
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_lists_the_known_ones() {
+        let (_, errors) = parse(syn::parse_quote!(#[settled(maximun = 2)]));
+        assert!(errors[0].starts_with("unknown settled attribute `maximun` on a field"));
+        assert!(errors[0].contains("maximum"));
+    }
 }

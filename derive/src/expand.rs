@@ -1,9 +1,13 @@
 //! Expansion: the generated items beside the user's type.
+//!
+//! The public companions (`XDraft`, `XField`, `XFieldName`, `XCallbacks`) name only what a
+//! user reads; every impl sits in one `const _: () = { … };` block and reaches the library
+//! through `::settled::__private`. Per field, the impls make one call to a generic helper.
 
-mod builder;
 mod callbacks;
 mod draft;
 mod fields;
+mod model;
 mod schema;
 mod unit_enum;
 
@@ -31,17 +35,21 @@ pub(crate) fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>
 fn expand(model: &Model<'_>) -> TokenStream {
     match &model.body {
         Body::UnitEnum(_) => unit_enum::expand(model),
-        Body::Struct(fields) => {
-            let cx = Cx::new(model, fields);
+        Body::Struct(all) => {
+            let cx = Cx::new(model, all);
             let draft = draft::expand(&cx);
             let fields = fields::expand(&cx);
-            let builder = builder::expand(&cx);
             let callbacks = callbacks::expand(&cx);
+            let impls = model::expand(&cx);
             quote! {
                 #draft
                 #fields
-                #builder
                 #callbacks
+                #[doc(hidden)]
+                #[allow(non_camel_case_types, non_snake_case, unused_qualifications)]
+                const _: () = {
+                    #impls
+                };
             }
         }
     }
@@ -50,27 +58,28 @@ fn expand(model: &Model<'_>) -> TokenStream {
 /// What every part of a struct's expansion needs.
 pub(crate) struct Cx<'a> {
     pub(crate) model: &'a Model<'a>,
+    /// Every field, skipped ones included (the final value needs them all).
+    pub(crate) all: &'a [Field<'a>],
     /// The fields serde reads, in declaration order; a field's index is its position here.
     pub(crate) fields: Vec<&'a Field<'a>>,
     pub(crate) ident: &'a Ident,
     pub(crate) draft: Ident,
     pub(crate) field_enum: Ident,
     pub(crate) field_name: Ident,
-    pub(crate) builder: Ident,
     pub(crate) callbacks: Ident,
 }
 
 impl<'a> Cx<'a> {
-    fn new(model: &'a Model<'a>, fields: &'a [Field<'a>]) -> Self {
+    fn new(model: &'a Model<'a>, all: &'a [Field<'a>]) -> Self {
         let ident = &model.input.ident;
         Cx {
             model,
-            fields: fields.iter().filter(|f| !f.skipped).collect(),
+            all,
+            fields: all.iter().filter(|f| !f.skipped).collect(),
             ident,
             draft: format_ident!("{}Draft", ident),
             field_enum: format_ident!("{}Field", ident),
             field_name: format_ident!("{}FieldName", ident),
-            builder: format_ident!("{}Builder", ident),
             callbacks: format_ident!("{}Callbacks", ident),
         }
     }
@@ -84,8 +93,9 @@ impl<'a> Cx<'a> {
         &self.model.input.generics
     }
 
-    /// The user's where clause plus, for each streamed field, the bound that makes its
-    /// type streamable, spanned at the field so a missing impl points there.
+    /// The user's where clause plus, for each type parameter, what streaming it needs.
+    /// Concrete field types get no bound: a missing impl is reported where the field's
+    /// type is used, at the field.
     pub(crate) fn where_clause(&self) -> TokenStream {
         let user = self
             .generics()
@@ -93,37 +103,21 @@ impl<'a> Cx<'a> {
             .as_ref()
             .map(|w| w.predicates.iter().collect::<Vec<_>>())
             .unwrap_or_default();
-        let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();
-        // A field whose type names a type parameter is bounded through the parameter (a
-        // where clause on `Vec<T>` itself would hide the impl's associated types); one that
-        // names the type itself (recursion) needs no bound, and would make one cyclic.
-        let mut own = params.clone();
-        own.push(self.ident);
-        let bounds = self
-            .fields
-            .iter()
-            .filter(|f| !mentions(f.ty, &own))
-            .map(|f| {
-                let ty = f.ty;
-                let stream = stream_type(f);
-                let mut bound = quote_spanned! {ty.span()=>
-                    #stream: ::settled::Streamable<Value = #ty>,
-                };
-                if let Some(elem) = item_type(f) {
-                    bound.extend(quote_spanned! {elem.span()=>
-                        #elem: ::settled::Streamable<Value = #elem>,
-                    });
-                }
-                bound
-            });
-        let param_bounds = params.iter().map(|p| {
+        let params = self.generics().type_params().map(|p| {
+            let p = &p.ident;
             quote_spanned! {p.span()=>
-                #p: ::settled::Streamable<Value = #p>
+                #p: ::settled::StreamingModel<Value = #p>
+                    + ::settled::__private::serde::de::DeserializeOwned
                     + ::core::fmt::Debug
-                    + ::settled::__private::serde::de::DeserializeOwned,
+                    + ::core::marker::Send
             }
         });
-        quote! { where #(#user,)* #(#bounds)* #(#param_bounds)* }
+        let all: Vec<TokenStream> = user.iter().map(|p| quote! { #p }).chain(params).collect();
+        if all.is_empty() {
+            quote! {}
+        } else {
+            quote! { where #(#all),* }
+        }
     }
 
     /// The field's type names the model itself (recursion, through `Vec` or `Box`).
@@ -131,26 +125,56 @@ impl<'a> Cx<'a> {
         mentions(field.ty, &[self.ident])
     }
 
+    /// The field's type names one of the model's type parameters.
+    pub(crate) fn generic(&self, field: &Field<'_>) -> bool {
+        let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();
+        mentions(field.ty, &params)
+    }
+
     /// `PhantomData` over the type parameters, for generated types that might not use them.
-    pub(crate) fn marker_type(&self) -> TokenStream {
-        let params = self.generics().type_params().map(|p| &p.ident);
-        quote! { ::core::marker::PhantomData<fn() -> (#(#params,)*)> }
+    pub(crate) fn marker(&self) -> Option<TokenStream> {
+        let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();
+        (!params.is_empty()).then(|| quote! { ::core::marker::PhantomData<fn() -> (#(#params,)*)> })
     }
 }
 
-/// The type whose `Streamable` impl streams the field: its own, or `Atomic<T>`.
+/// The type whose `StreamingModel` impl streams the field: its own, `Atomic<T>`, or a
+/// reader of the user's function.
 pub(crate) fn stream_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
-    if field.attrs.atomic {
+    if field.with.is_some() {
+        let marker = with_marker(field);
+        quote_spanned! {ty.span()=> ::settled::__private::AtomicWith<#ty, #marker> }
+    } else if field.attrs.atomic.get().is_some() {
         quote_spanned! {ty.span()=> ::settled::Atomic<#ty> }
     } else {
         quote! { #ty }
     }
 }
 
+/// The field's draft type, as the public draft struct names it.
+pub(crate) fn draft_type(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    if field.with.is_some() {
+        return quote_spanned! {ty.span()=> ::settled::Complete<#ty> };
+    }
+    let stream = stream_type(field);
+    quote_spanned! {ty.span()=> <#stream as ::settled::StreamingModel>::Draft }
+}
+
+/// The marker type that reads a `deserialize_with` field.
+pub(crate) fn with_marker(field: &Field<'_>) -> Ident {
+    format_ident!("__With_{}", field.ident)
+}
+
+/// A field that streams whole (atomic, or read by a function of the user's).
+pub(crate) fn is_atomic(field: &Field<'_>) -> bool {
+    field.with.is_some() || field.attrs.atomic.get().is_some()
+}
+
 /// The element type of a vector field that reports its elements.
 pub(crate) fn item_type<'a>(field: &Field<'a>) -> Option<&'a Type> {
-    if field.attrs.atomic {
+    if is_atomic(field) {
         return None;
     }
     shape::vec_element(field.ty)
@@ -158,7 +182,7 @@ pub(crate) fn item_type<'a>(field: &Field<'a>) -> Option<&'a Type> {
 
 /// Values inside the field settle on their own (it gets an `In…` variant).
 pub(crate) fn has_inner(field: &Field<'_>) -> bool {
-    if field.attrs.atomic {
+    if is_atomic(field) {
         return false;
     }
     match item_type(field) {
@@ -173,6 +197,20 @@ pub(crate) fn variant(field: &Field<'_>, suffix: &str) -> Ident {
     match suffix {
         "In" => format_ident!("In{}", camel, span = field.ident.span()),
         _ => format_ident!("{}{}", camel, suffix, span = field.ident.span()),
+    }
+}
+
+/// The expression of a missing field's default, or `None` when serde has none for it.
+pub(crate) fn default_expr(cx: &Cx<'_>, field: &Field<'_>) -> Option<TokenStream> {
+    let ident = &field.ident;
+    match (&field.default, &cx.model.default) {
+        (ast::Fallback::Path(path), _) => Some(quote! { #path() }),
+        (ast::Fallback::Trait, _) => Some(quote! { ::core::default::Default::default() }),
+        (ast::Fallback::None, ast::Fallback::None) if field.skipped => {
+            Some(quote! { ::core::default::Default::default() })
+        }
+        (ast::Fallback::None, ast::Fallback::None) => None,
+        (ast::Fallback::None, _) => Some(quote! { __default.#ident }),
     }
 }
 

@@ -46,39 +46,6 @@ pub(crate) fn is_option(ty: &Type) -> bool {
     argument_of(ty, &["Option"]).is_some()
 }
 
-/// `ty` is (an optional or boxed) `String`.
-pub(crate) fn is_string(ty: &Type) -> bool {
-    last_ident(strip(ty)).is_some_and(|i| i == "String")
-}
-
-/// `ty` is (an optional or boxed) integer or float.
-pub(crate) fn is_number(ty: &Type) -> bool {
-    const NUMBERS: &[&str] = &[
-        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
-        "f32", "f64",
-    ];
-    last_ident(strip(ty)).is_some_and(|i| NUMBERS.iter().any(|n| i == n))
-}
-
-/// `ty` names one of `names` anywhere (`Vec<HashMap<…>>` mentions `HashMap`).
-pub(crate) fn mentions_any(ty: &Type, names: &[&str]) -> bool {
-    fn walk(tokens: proc_macro2::TokenStream, names: &[&str]) -> bool {
-        tokens.into_iter().any(|tt| match tt {
-            proc_macro2::TokenTree::Ident(i) => names.iter().any(|n| i == n),
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), names),
-            _ => false,
-        })
-    }
-    walk(quote::quote! { #ty }, names)
-}
-
-fn last_ident(ty: &Type) -> Option<&syn::Ident> {
-    match ty {
-        Type::Path(path) => path.path.segments.last().map(|s| &s.ident),
-        _ => None,
-    }
-}
-
 /// Values of `ty` may contain values that settle separately (models, maps, type
 /// parameters); false for std scalars and strings.
 pub(crate) fn has_inner(ty: &Type) -> bool {

@@ -1,7 +1,7 @@
 //! Checks that need the whole model: what cannot be streamed correctly yet.
 
 use crate::ast::{Body, Field, Model};
-use crate::attr::ConstraintKind;
+use crate::attr::Measure;
 use crate::shape;
 use std::collections::HashMap;
 
@@ -37,9 +37,8 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
         }
     }
     for field in fields.iter().filter(|f| !f.skipped) {
-        check_constraints(field, errors);
-        if model.attrs.strict.is_some() {
-            check_strict(field, errors);
+        if model.attrs.strict.get().is_some() {
+            check_strict_constraints(field, errors);
         }
     }
     check_generated_names(fields, errors);
@@ -55,63 +54,21 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
     }
 }
 
-/// A constraint must fit its field: items for vectors, length for strings, bounds for
-/// numbers.
-fn check_constraints(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
-    for c in &field.attrs.constraints {
-        let fits = match c.kind() {
-            ConstraintKind::Items => shape::vec_element(field.ty).is_some(),
-            ConstraintKind::Length => shape::is_string(field.ty),
-            ConstraintKind::Number => shape::is_number(field.ty),
-        };
-        if !fits {
-            let wants = match c.kind() {
-                ConstraintKind::Items => "a `Vec` field",
-                ConstraintKind::Length => "a `String` field",
-                ConstraintKind::Number => "a number field (integer or float)",
-            };
-            errors.push(syn::Error::new(
-                c.span,
-                format!(
-                    "`{}` applies to {wants}; remove it from `{}`",
-                    c.attr, field.ident
-                ),
-            ));
-        }
-    }
-}
+// Whether a constraint fits its field, and whether strict structured outputs can describe
+// a field's type, is decided by the type's traits where the expansion uses them (spanned
+// at the attribute or the field), not here by spelling: a type alias must work.
 
-/// What OpenAI's strict structured outputs cannot enforce.
-fn check_strict(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
-    let ty = field.ty;
-    if shape::mentions_any(ty, &["HashMap", "BTreeMap", "IndexMap", "Map"]) {
-        errors.push(syn::Error::new_spanned(
-            ty,
-            "`#[settled(strict)]`: a map has free-form keys, and strict structured outputs \
-             require every object to list its properties (`additionalProperties: false`); \
-             use a struct, or a `Vec` of key/value structs",
-        ));
-    } else if shape::mentions_any(ty, &["Value"]) {
-        errors.push(syn::Error::new_spanned(
-            ty,
-            "`#[settled(strict)]`: `serde_json::Value` accepts any JSON, and strict structured \
-             outputs need a type for every value; use a model or a concrete type",
-        ));
-    } else if field.attrs.atomic && shape::has_inner(ty) {
-        errors.push(syn::Error::new_spanned(
-            ty,
-            "`#[settled(strict)]`: an `#[settled(atomic)]` field of a type settled cannot describe \
-             has no schema; derive `StreamingModel` for the type, or use a std type",
-        ));
-    }
-    for c in &field.attrs.constraints {
-        if c.kind() == ConstraintKind::Length {
+/// Under `#[settled(strict)]`: a length constraint strict structured outputs cannot
+/// enforce.
+fn check_strict_constraints(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
+    for c in field.attrs.constraints() {
+        if c.measure == Measure::Length {
             errors.push(syn::Error::new(
                 c.span,
                 format!(
                     "`#[settled(strict)]`: OpenAI strict structured outputs do not support `{}` \
-                     (`{}`), so it would only be checked at `finish`; remove it, or drop \
-                     `strict` to keep it as a finish-time check",
+                     (`{}`), so it would only be checked as the value settles; remove it, or \
+                     drop `strict` to keep it as a stream-time check",
                     c.keyword, c.attr
                 ),
             ));
@@ -128,7 +85,7 @@ fn check_generated_names(fields: &[Field<'_>], errors: &mut Vec<syn::Error>) {
         let plain = field.ident.to_string();
         let plain = plain.trim_start_matches("r#");
         let mut names = vec![camel.clone(), format!("on_{plain}")];
-        if field.attrs.atomic || shape::vec_element(field.ty).is_none() {
+        if field.attrs.atomic.get().is_some() || shape::vec_element(field.ty).is_none() {
             // A variant named like another field's `…Item` still clashes below.
         } else {
             names.push(format!("{camel}Item"));

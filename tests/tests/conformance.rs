@@ -85,7 +85,7 @@ fn truncate(text: &str, max: usize) -> String {
 
 fn run(bytes: &[u8], feed: Feed) -> Outcome {
     let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        let mut stream = DynamicStream::new(Options::default().strict(true));
+        let mut stream = DynamicStream::with_options(Options::default().strict(true));
         let chunk_size = match feed {
             Feed::Whole => bytes.len().max(1),
             Feed::Chunks(n) => n,

@@ -1,4 +1,6 @@
 //! The derive, end to end: drafts, settled fields, callbacks.
+// Models here are streamed, not read field by field.
+#![allow(dead_code)]
 
 use serde::{Deserialize, Serialize};
 use settled::{FieldState, StreamingModel};

@@ -1,7 +1,9 @@
 //! insta snapshots of what the example models report as they stream: the settled fields in
 //! order, and the draft at each of those moments, at 1-byte and token-sized chunks.
+// Models here are streamed, not read field by field.
+#![allow(dead_code)]
 
-use settled::{Stream, Streamable};
+use settled::{StreamingModel, TypedStream};
 use settled_examples::models::{MeetingReport, Review};
 use settled_examples::{MEETING_RESPONSE, REVIEW_RESPONSE, token_chunks};
 use std::fmt::Write;
@@ -10,10 +12,10 @@ use std::fmt::Write;
 /// fields, then the draft as JSON). With `every_draft`, logs the draft after every chunk.
 fn log<T>(chunks: &[&str], every_draft: bool) -> String
 where
-    T: Streamable<Value = T> + std::fmt::Debug,
+    T: StreamingModel<Value = T> + std::fmt::Debug,
     T::Draft: Default + serde::Serialize,
 {
-    let mut stream = Stream::<T>::new();
+    let mut stream = TypedStream::<T>::new();
     let mut out = String::new();
     let mut last_draft = String::new();
     for (i, chunk) in chunks.iter().enumerate() {
@@ -51,10 +53,10 @@ fn bytes(text: &str) -> Vec<&str> {
 /// Like [`log`], but truly one byte per chunk (characters split across chunks).
 fn log_bytes<T>(text: &str) -> String
 where
-    T: Streamable<Value = T> + std::fmt::Debug,
+    T: StreamingModel<Value = T> + std::fmt::Debug,
     T::Draft: Default + serde::Serialize,
 {
-    let mut stream = Stream::<T>::new();
+    let mut stream = TypedStream::<T>::new();
     let mut out = String::new();
     for (i, byte) in text.as_bytes().iter().enumerate() {
         let fields: Vec<String> = stream

@@ -1,7 +1,10 @@
 //! Every way a typed stream can end, and what the caller gets back.
+// Models here are streamed, not read field by field.
+#![allow(dead_code)]
 
 use serde::{Deserialize, Serialize};
-use settled::{ErrorKind, Options, SecondRoot, Stream, StreamingModel, WarningKind};
+use settled::provider::FinishWith;
+use settled::{ErrorKind, Options, SecondRoot, StreamingModel, TypedStream, WarningKind};
 use settled_examples::models::{
     MeetingReport, MeetingReportFieldName, Review, ReviewFieldName, Verdict,
 };
@@ -127,7 +130,7 @@ fn a_cut_after_the_required_fields_is_still_truncated() {
         stream.feed(text.as_bytes()).unwrap();
         assert!(stream.is_satisfied());
         let result = match &finish {
-            Some(reason) => stream.finish_after(reason),
+            Some(reason) => stream.finish_with(Some(reason)),
             None => stream.finish(),
         };
         let err = result.unwrap_err();
@@ -147,7 +150,7 @@ fn a_cut_after_the_required_fields_is_still_truncated() {
     }
     let mut stream = AllOptional::stream();
     stream.feed(b"{").unwrap();
-    let err = stream.finish_after(&FinishReason::Length).unwrap_err();
+    let err = stream.finish_with(Some(&FinishReason::Length)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated);
     // Asked for on purpose, the early value is there.
     let mut stream = AllOptional::stream();
@@ -193,13 +196,14 @@ fn invalid_no_structure_too_large_too_deep() {
     stream.feed(b"I'm sorry, I can't do that.").unwrap();
     assert_eq!(stream.finish().unwrap_err().kind(), ErrorKind::NoStructure);
 
-    let mut stream = Review::stream_with(Options::default().max_bytes(40));
+    let mut stream = Review::stream_with_options(Options::default().max_bytes(40));
     let err = stream
         .feed(br#"{"reasons": ["la la la la la la la la la la la la"#)
         .unwrap_err();
     assert_eq!((err.kind(), err.offset()), (ErrorKind::TooLarge, 40));
 
-    let mut stream = Stream::<serde_json::Value>::with_options(Options::default().max_depth(3));
+    let mut stream =
+        TypedStream::<serde_json::Value>::with_options(Options::default().max_depth(3));
     let err = stream.feed(br#"{"a": {"b": {"c": {}}}}"#).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::TooDeep);
 }
@@ -222,7 +226,7 @@ fn validation_errors_name_the_path_and_the_value() {
         ),
     ];
     for (text, path, value) in cases {
-        let mut stream = MeetingReport::stream_with(Options::default().fail_fast(false));
+        let mut stream = MeetingReport::stream_with_options(Options::default().fail_fast(false));
         stream.feed(text).unwrap();
         let err = stream.finish().unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Validation);
@@ -230,7 +234,7 @@ fn validation_errors_name_the_path_and_the_value() {
         assert_eq!(err.error().value(), Some(*value), "{err}");
     }
     // A map value.
-    let mut stream = Ticket::stream_with(Options::default().fail_fast(false));
+    let mut stream = Ticket::stream_with_options(Options::default().fail_fast(false));
     stream
         .feed(br#"{"title": "t", "priority": 1, "weights": {"ok": 1, "bad": "heavy"}}"#)
         .unwrap();
@@ -238,7 +242,7 @@ fn validation_errors_name_the_path_and_the_value() {
     assert_eq!(err.error().path(), Some("/weights/bad"));
     assert_eq!(err.error().value(), Some("\"heavy\""));
     // The input offset points at the value, past the prose.
-    let mut stream = Ticket::stream_with(Options::default().fail_fast(false));
+    let mut stream = Ticket::stream_with_options(Options::default().fail_fast(false));
     let text = "Sure!\n```json\n{\"title\": \"t\",\n \"priority\": 300, \"weights\": {}}\n```";
     stream.feed(text.as_bytes()).unwrap();
     let err = stream.finish().unwrap_err();
@@ -259,19 +263,19 @@ fn fail_fast_fails_in_the_chunk_where_the_doomed_field_settles() {
     ];
     let mut stream = Review::stream();
     stream.feed(chunks[0]).unwrap();
-    let err = stream.feed(chunks[1]).unwrap_err();
+    let err = stream.feed(chunks[1]).unwrap_err().into_error();
     assert_eq!(err.kind(), ErrorKind::Validation);
     assert_eq!(err.path(), Some("/verdict"));
     assert!(err.reason().contains("unknown variant `maybe`"), "{err}");
     assert_eq!(
-        stream.feed(chunks[2]).unwrap_err(),
-        err,
+        stream.feed(chunks[2]).unwrap_err().error(),
+        &err,
         "the stream is over"
     );
     assert_eq!(stream.finish().unwrap_err().error(), &err);
 
     // Off: the error comes at the end.
-    let mut stream = Review::stream_with(Options::default().fail_fast(false));
+    let mut stream = Review::stream_with_options(Options::default().fail_fast(false));
     for chunk in chunks {
         stream.feed(chunk).unwrap();
     }
@@ -292,7 +296,8 @@ Now the real one: {"title": "real", "priority": 5, "weights": {"w": 2}}"#;
     assert_eq!(stream.warnings()[0].kind, WarningKind::SecondValueIgnored);
     assert_eq!(stream.finish().unwrap().title, "example");
 
-    let mut stream = Ticket::stream_with(Options::default().second_root(SecondRoot::KeepLast));
+    let mut stream =
+        Ticket::stream_with_options(Options::default().second_root(SecondRoot::KeepLast));
     for piece in text.chunks(9) {
         stream.feed(piece).unwrap();
     }
@@ -303,7 +308,7 @@ Now the real one: {"title": "real", "priority": 5, "weights": {"w": 2}}"#;
 
 #[test]
 fn the_stall_guard_ends_a_whitespace_loop() {
-    let mut stream = Review::stream_with(Options::default().stall_limit(Some(1000)));
+    let mut stream = Review::stream_with_options(Options::default().stall_limit(Some(1000)));
     stream.feed(br#"{"verdict": "ship","#).unwrap();
     let newlines = vec![b'\n'; 4096];
     let err = stream.feed(&newlines).unwrap_err();
@@ -353,7 +358,7 @@ fn error_messages_read_well() {
         ),
     ];
     for (label, text, options) in ends {
-        let mut stream = Review::stream_with(options);
+        let mut stream = Review::stream_with_options(options);
         let fed = stream.feed(text).map(|_| ()).err();
         match fed {
             Some(e) => show(label, e.to_string(), e.feedback()),
@@ -363,7 +368,7 @@ fn error_messages_read_well() {
             }
         }
     }
-    let mut stream = Review::stream_with(Options::default().fail_fast(false));
+    let mut stream = Review::stream_with_options(Options::default().fail_fast(false));
     stream
         .feed(br#"{"verdict": "ship", "reasons": ["a", 2], "score": 300}"#)
         .unwrap();
@@ -373,12 +378,12 @@ fn error_messages_read_well() {
 }
 
 #[test]
-fn fields_settled_before_an_error_in_the_same_chunk_stay_available() {
+fn fields_settled_before_an_error_in_the_same_chunk_come_with_it() {
     let mut stream = Ticket::stream();
     let err = stream
         .feed(br#"{"title": "Hi", "priority": 300, "#)
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Validation);
-    let before: Vec<_> = stream.unreturned().collect();
+    let before = err.into_fields();
     assert!(matches!(before.as_slice(), [TicketField::Title(t)] if t == "Hi"));
 }

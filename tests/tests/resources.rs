@@ -12,8 +12,10 @@
 //! custom allocator is needed. Time is guarded, not measured: a case that runs past a
 //! generous limit is a hang (the quadratic bugs this guards took minutes); the linear
 //! scaling itself is measured by the benchmarks.
+// Models here are streamed, not read field by field.
+#![allow(dead_code)]
 
-use settled::{DynamicStream, ErrorKind, Options, Stream};
+use settled::{DynamicStream, ErrorKind, Options, TypedStream};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -50,7 +52,7 @@ fn run_case(name: &str) -> u64 {
         "long_key_settled_paths" => {
             let input = long_key_input(100_000);
             for size in [input.len(), 4096] {
-                let mut stream = DynamicStream::new(Options::default());
+                let mut stream = DynamicStream::new();
                 let mut paths = 0;
                 for chunk in input.chunks(size) {
                     stream.feed(chunk).unwrap();
@@ -72,7 +74,7 @@ fn run_case(name: &str) -> u64 {
             let input = nested(100_000);
             let options = Options::default().max_depth(200_000);
             for size in [input.len(), 64] {
-                let mut stream = DynamicStream::new(options.clone());
+                let mut stream = DynamicStream::with_options(options.clone());
                 for chunk in input.chunks(size) {
                     stream.feed(chunk).unwrap();
                     let _ = stream.settled().count();
@@ -97,11 +99,11 @@ fn run_case(name: &str) -> u64 {
                 input.extend_from_slice(b"{\"children\": [");
             }
             let options = Options::default().max_depth(100_000);
-            let mut stream = Tree::stream_with(options.clone());
+            let mut stream = Tree::stream_with_options(options.clone());
             let err = stream.feed(&input).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::TooDeep);
             let deep = nested(100_000);
-            let mut stream = Stream::<serde_json::Value>::with_options(options);
+            let mut stream = TypedStream::<serde_json::Value>::with_options(options);
             assert_eq!(stream.feed(&deep).unwrap_err().kind(), ErrorKind::TooDeep);
             (input.len() + deep.len()) as u64
         }

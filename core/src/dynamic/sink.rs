@@ -45,6 +45,11 @@ impl DynamicSink {
         &self.tree
     }
 
+    /// Takes the value.
+    pub fn into_value(self) -> PartialValue {
+        self.tree
+    }
+
     /// Node ids of the values settled since the last [`DynamicSink::clear_settled`], in
     /// completion order (innermost first), each at most once.
     pub(crate) fn settled(&self) -> &[usize] {

@@ -1,5 +1,6 @@
 //! The partial value tree: an arena of nodes updated in place, read through [`ValueRef`].
 
+use crate::path::{Step, write_step};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -22,6 +23,7 @@ pub(crate) enum Node {
 pub(crate) struct Members {
     pub(crate) entries: Vec<(Box<str>, usize)>,
     /// Boxed: most objects are narrow, and every node pays for the widest variant.
+    #[allow(clippy::box_collection)]
     index: Option<Box<HashMap<Box<str>, usize>>>,
 }
 
@@ -73,6 +75,12 @@ impl PartialValue {
         self.root.map(|id| ValueRef { tree: self, id })
     }
 
+    /// The value as JSON text (`null` before it began).
+    pub fn to_json(&self) -> String {
+        self.root()
+            .map_or_else(|| "null".to_owned(), |root| root.to_json())
+    }
+
     pub(crate) fn node(&self, id: usize) -> Option<&Node> {
         self.nodes.get(id)
     }
@@ -98,20 +106,13 @@ impl PartialValue {
             at = parent;
         }
         for &(parent, position) in chain.iter().rev() {
-            out.write_char('/')?;
-            match self.nodes.get(parent) {
+            let step = match self.nodes.get(parent) {
                 Some(Node::Object(members)) => {
-                    let key = members.entries.get(position).map_or("", |(k, _)| &**k);
-                    for c in key.chars() {
-                        match c {
-                            '~' => out.write_str("~0")?,
-                            '/' => out.write_str("~1")?,
-                            c => out.write_char(c)?,
-                        }
-                    }
+                    Step::Key(members.entries.get(position).map_or("", |(k, _)| &**k))
                 }
-                _ => write!(out, "{position}")?,
-            }
+                _ => Step::Index(position),
+            };
+            write_step(step, out)?;
         }
         Ok(())
     }
@@ -176,7 +177,7 @@ pub struct ValueRef<'a> {
 
 /// What a [`ValueRef`] holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum ValueKind {
     /// `null`
     Null,
     /// `true` or `false`
@@ -197,14 +198,14 @@ impl<'a> ValueRef<'a> {
     }
 
     /// What this value is.
-    pub fn kind(&self) -> Kind {
+    pub fn kind(&self) -> ValueKind {
         match self.node() {
-            Node::Null => Kind::Null,
-            Node::Bool(_) => Kind::Bool,
-            Node::Number(_) => Kind::Number,
-            Node::String(_) => Kind::String,
-            Node::Array(_) => Kind::Array,
-            Node::Object(_) => Kind::Object,
+            Node::Null => ValueKind::Null,
+            Node::Bool(_) => ValueKind::Bool,
+            Node::Number(_) => ValueKind::Number,
+            Node::String(_) => ValueKind::String,
+            Node::Array(_) => ValueKind::Array,
+            Node::Object(_) => ValueKind::Object,
         }
     }
 

@@ -111,8 +111,6 @@ pub struct Scanner {
     scan_at: usize,
     scan_line: u64,
     scan_line_start: u64,
-    /// Clean-buffer offset just past the root container's last complete member.
-    root_member_end: usize,
     /// Offset of the last tentative root dropped, for the `NoStructure` message.
     false_start: Option<u64>,
     /// A root value has completed (lenient mode keeps looking for a second one).
@@ -178,7 +176,6 @@ impl Scanner {
             line_start: 0,
             think_bytes: 0,
             root_offset: 0,
-            root_member_end: 0,
             root_position: (1, 1),
             second_position: (1, 1),
             scan_at: 0,
@@ -217,22 +214,8 @@ impl Scanner {
     /// The input offset of the clean buffer's first byte. The clean text is aligned with
     /// the input from there: comments and trailing commas are blanked, not removed, so clean
     /// offset `n` is input offset `root_offset() + n`, on the same line.
-    #[doc(hidden)]
-    pub fn root_offset(&self) -> u64 {
+    pub(crate) fn root_offset(&self) -> u64 {
         self.root_offset
-    }
-
-    /// The root object's clean text up to the end of its last complete member (without the
-    /// closing `}`), while the root is an open object: append `}` for the value made of the
-    /// members read so far.
-    #[doc(hidden)]
-    pub fn root_prefix(&self) -> Option<&[u8]> {
-        match self.stack.first() {
-            Some(frame) if frame.object && !self.tentative => {
-                self.clean.get(..self.root_member_end)
-            }
-            _ => None,
-        }
     }
 
     /// Bytes fed so far, prose included.
@@ -363,7 +346,7 @@ impl Scanner {
         if self.is_complete() || self.restore_previous(sink) {
             return Ok(());
         }
-        Err(self.fail(Reason::ProviderCut(reason), &[], 0))
+        Err(self.fail(Reason::Cut(reason), &[], 0))
     }
 
     /// The input ended inside a root that replaced a complete one (keep-last): that one
@@ -523,15 +506,12 @@ impl Scanner {
 
     /// The input line and column of clean-buffer offset `at` (the clean text is aligned
     /// with the input line for line).
-    #[doc(hidden)]
-    pub fn clean_position(&self, at: usize) -> (u64, u64) {
-        let head = self.clean.get(..at).unwrap_or(&self.clean);
-        match head.iter().rposition(|&c| c == b'\n') {
-            Some(nl) => {
-                let lines = head.iter().filter(|&&c| c == b'\n').count() as u64;
-                (self.root_position.0 + lines, (at - nl) as u64)
-            }
-            None => (self.root_position.0, self.root_position.1 + at as u64),
+    pub(crate) fn clean_position(&self, at: usize) -> (u64, u64) {
+        let (line, column) = crate::error::line_column(&self.clean, at);
+        if line == 1 {
+            (self.root_position.0, self.root_position.1 + column - 1)
+        } else {
+            (self.root_position.0 + line - 1, column)
         }
     }
 

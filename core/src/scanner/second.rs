@@ -126,7 +126,8 @@ impl Scanner {
             frame.comma_at = frame.comma_at.saturating_sub(cut);
         }
         self.scalar_start = self.scalar_start.saturating_sub(cut);
-        self.root_member_end = self.root_member_end.saturating_sub(cut);
+        self.key_start = self.key_start.saturating_sub(cut);
+        self.key_end = self.key_end.saturating_sub(cut);
         self.root_offset = self.second_offset;
         self.root_position = self.second_position;
         self.done = false;

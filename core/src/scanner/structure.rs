@@ -111,9 +111,6 @@ impl Scanner {
             comma_at: 0,
         });
         self.clean.push(c);
-        if self.stack.len() == 1 {
-            self.root_member_end = self.clean.len();
-        }
         Ok(())
     }
 
@@ -276,9 +273,6 @@ impl Scanner {
                 frame.has_member = true;
                 frame.after_comma = false;
                 self.state = State::AfterValue;
-                if self.stack.len() == 1 {
-                    self.root_member_end = self.clean.len();
-                }
             }
             None => {
                 self.state = State::AfterRoot;

@@ -5,16 +5,16 @@ use crate::{DynamicStream, Error, ErrorKind, Options};
 /// Feeds `chunks` and returns the final JSON (or the error) and every snapshot taken after
 /// a chunk.
 fn replay(options: &Options, chunks: &[&[u8]]) -> (Result<String, Error>, Vec<Option<String>>) {
-    let mut stream = DynamicStream::new(options.clone());
+    let mut stream = DynamicStream::with_options(options.clone());
     let mut snapshots = Vec::new();
     for chunk in chunks {
         let fed = stream.feed(chunk);
-        snapshots.push(stream.snapshot().map(|v| v.to_json()));
+        snapshots.push(stream.draft().map(|v| v.to_json()));
         if let Err(e) = fed {
             return (Err(e), snapshots);
         }
     }
-    let result = stream.finish().map(|v| v.to_json());
+    let result = stream.finish().map(|v| v.to_json()).map_err(Error::from);
     (result, snapshots)
 }
 
@@ -324,7 +324,7 @@ fn duplicate_keys_keep_the_first_value() {
             "{snaps:?}"
         );
     }
-    let mut stream = crate::DynamicStream::new(lenient());
+    let mut stream = crate::DynamicStream::with_options(lenient());
     stream.feed(b"{\"a\":1,\"a\":2}").unwrap();
     let settled: Vec<String> = stream.settled().map(|(p, v)| format!("{p}={v}")).collect();
     assert_eq!(settled, ["/a=1", "={\"a\":1}"]);
@@ -430,13 +430,13 @@ fn truncated_keeps_the_last_good_value() {
     ] {
         fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
     }
-    let mut stream = DynamicStream::new(lenient());
+    let mut stream = DynamicStream::with_options(lenient());
     stream.feed(b"{\"a\": [1, 2], \"b\": \"hal").unwrap();
-    let err = stream.finish().unwrap_err();
+    let err = stream.end_input().unwrap_err();
     assert!(err.is_incomplete());
     assert_eq!(err.offset(), 23);
     assert_eq!(
-        stream.snapshot().unwrap().to_json(),
+        stream.draft().unwrap().to_json(),
         r#"{"a":[1,2],"b":"hal"}"#
     );
 }
@@ -510,10 +510,10 @@ fn errors_carry_offset_line_and_column() {
 
 #[test]
 fn errors_are_sticky() {
-    let mut stream = DynamicStream::new(strict());
+    let mut stream = DynamicStream::with_options(strict());
     let first = stream.feed(b"[1 x").unwrap_err();
     assert_eq!(stream.feed(b"]").unwrap_err(), first);
-    assert_eq!(stream.finish().unwrap_err(), first);
+    assert_eq!(stream.finish().unwrap_err().error(), &first);
 }
 
 // ---- after the root ----
@@ -522,12 +522,13 @@ fn errors_are_sticky() {
 fn a_second_value_keeps_the_first_by_default() {
     let input = b"Example: {\"a\": 1}\nActually: {\"a\": 2}";
     for chunks in [vec![&input[..]], input.chunks(1).collect()] {
-        let mut stream = DynamicStream::new(lenient());
+        let mut stream = DynamicStream::with_options(lenient());
         for c in &chunks {
             stream.feed(c).unwrap();
         }
-        assert_eq!(stream.finish().unwrap().to_json(), r#"{"a":1}"#);
-        let warnings = stream.scanner().warnings();
+        stream.end_input().unwrap();
+        assert_eq!(stream.draft().unwrap().to_json(), r#"{"a":1}"#);
+        let warnings = stream.warnings();
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].kind, crate::WarningKind::SecondValueIgnored);
         assert_eq!(warnings[0].offset, 28);
@@ -624,7 +625,7 @@ fn a_number_does_not_settle_on_a_byte_that_breaks_the_input() {
         b"[2}",
         b"{\"a\":2]",
     ] {
-        let mut stream = DynamicStream::new(strict());
+        let mut stream = DynamicStream::with_options(strict());
         let mut settled = 0;
         for byte in input {
             let fed = stream.feed(std::slice::from_ref(byte));

@@ -28,7 +28,7 @@
 mod generator;
 mod json;
 
-use crate::typed::Streamable;
+use crate::typed::StreamingModel;
 #[doc(hidden)]
 pub use generator::{SchemaGen, constrain, def_name, describe, make_nullable};
 pub use json::{Object, Schema};
@@ -38,7 +38,7 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// The plain JSON Schema (2020-12) of `T`: the root model inline, nested models in
 /// `$defs`, properties in field order, `required` as serde requires.
-pub fn plain<T: Streamable>() -> Schema {
+pub fn plain<T: StreamingModel>() -> Schema {
     let mut out = Object::new();
     out.insert("$schema", DIALECT);
     for (key, value) in body::<T>() {
@@ -48,7 +48,7 @@ pub fn plain<T: Streamable>() -> Schema {
 }
 
 /// The root schema's members and `$defs`, without `$schema`.
-fn body<T: Streamable>() -> Object {
+fn body<T: StreamingModel>() -> Object {
     let mut generator = SchemaGen::for_root::<T>(T::MODEL);
     let mut out = match T::root_schema(&mut generator) {
         Schema::Object(members) => members,
@@ -90,14 +90,14 @@ const OPENAI_KEYWORDS: &[&str] = &[
 /// object, only supported keywords. Mark the model `#[settled(strict)]` to have what strict
 /// mode cannot enforce (maps, `serde_json::Value`, unsupported constraints) rejected at
 /// compile time; unchecked, such fields come out as they are.
-pub fn openai_strict<T: Streamable>() -> Schema {
+pub fn openai_strict<T: StreamingModel>() -> Schema {
     let mut schema = Schema::Object(body::<T>());
     strictify(&mut schema);
     schema
 }
 
 /// The `response_format` of an OpenAI Chat Completions request for `T`, strict.
-pub fn openai_response_format<T: Streamable>(name: &str) -> Schema {
+pub fn openai_response_format<T: StreamingModel>(name: &str) -> Schema {
     let format = Schema::object([
         ("name", Schema::from(name)),
         ("strict", Schema::from(true)),
@@ -110,7 +110,7 @@ pub fn openai_response_format<T: Streamable>(name: &str) -> Schema {
 }
 
 /// An Anthropic tool whose `input_schema` is `T`'s schema.
-pub fn anthropic_tool<T: Streamable>(name: &str, description: &str) -> Schema {
+pub fn anthropic_tool<T: StreamingModel>(name: &str, description: &str) -> Schema {
     Schema::object([
         ("name", Schema::from(name)),
         ("description", Schema::from(description)),

@@ -1,34 +1,45 @@
-//! The typed sink: scanner events into a [`Streamable`] type's builder.
+//! The typed sink: scanner events to the builder of the value they belong to, through an
+//! explicit stack of frames (no recursion, no chain of closures: an event costs one call
+//! plus a walk to its draft).
 
-use super::{Ctx, Event, Rejected, Rejection, Step, Streamable};
+use super::StreamingModel;
+use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected};
+use crate::path::{Path, Step};
 use crate::sink::{Raw, Sink};
+use std::any::Any;
 
-/// Drives the root builder of `T` and collects what settles.
-pub(crate) struct TypedSink<T: Streamable> {
-    builder: T::Builder,
+/// A value serde rejected, with its path from the root.
+#[derive(Debug)]
+pub(crate) struct Rejection {
+    pub(crate) path: Path,
+    pub(crate) rejected: Rejected,
+}
+
+/// Drives the builders of `T` and collects what settles.
+pub(crate) struct TypedSink<T: StreamingModel> {
+    /// The root's draft: the only copy of what has arrived.
     pub(crate) slot: Option<T::Draft>,
+    root: Member,
+    /// Frames of the open containers, outermost first.
+    stack: Vec<Box<dyn Frame>>,
+    /// What settled since the last drain, as the root's fields.
     pub(crate) fields: Vec<T::Field>,
     pub(crate) rejections: Vec<Rejection>,
-    /// The root settled: serde's verdict on it.
-    pub(crate) done: Option<Result<T::Value, Rejected>>,
+    /// The root settled: accepted or not.
+    pub(crate) done: Option<bool>,
     /// Stop at the first rejection: nothing after it reaches the draft, the fields or the
     /// callbacks, and the scanner stops there.
     fail_fast: bool,
-    /// The complete value a second root replaced (keep-last), until that one settles.
-    previous: Option<Kept<T>>,
+    /// The complete draft a second root replaced (keep-last), until that one settles.
+    previous: Option<T::Draft>,
 }
 
-/// A complete root set aside by a second one: its draft and its strict value.
-struct Kept<T: Streamable> {
-    draft: Option<T::Draft>,
-    value: T::Value,
-}
-
-impl<T: Streamable> TypedSink<T> {
+impl<T: StreamingModel> TypedSink<T> {
     pub(crate) fn new(fail_fast: bool) -> Self {
         TypedSink {
-            builder: T::Builder::default(),
             slot: None,
+            root: Member::default(),
+            stack: Vec::new(),
             fields: Vec::new(),
             rejections: Vec::new(),
             done: None,
@@ -37,22 +48,139 @@ impl<T: Streamable> TypedSink<T> {
         }
     }
 
-    #[inline]
+    /// The draft of the frame at `level`, reached from the root through its ancestors.
+    fn draft_at<'d>(
+        slot: &'d mut Option<T::Draft>,
+        frames: &mut [Box<dyn Frame>],
+    ) -> Option<&'d mut dyn Any> {
+        let mut draft = T::frame_draft(slot.as_mut()?)?;
+        for frame in frames {
+            draft = frame.child_draft(draft)?;
+        }
+        Some(draft)
+    }
+
     fn event(&mut self, event: Event<'_>) {
         if self.done.is_some() || self.halted() {
             return;
         }
-        let fields = &mut self.fields;
-        let mut emit = |field| fields.push(field);
-        let mut ctx = Ctx::new(&mut emit, &mut self.rejections);
-        if let Step::Done(value) = T::step(&mut self.builder, &mut self.slot, event, &mut ctx) {
-            self.done = Some(value);
-            self.previous = None;
+        let Some(top) = self.stack.len().checked_sub(1) else {
+            self.root_event(&event);
+            return;
+        };
+        let mut out = Out::default();
+        let flow = {
+            let (below, above) = self.stack.split_at_mut(top);
+            match (Self::draft_at(&mut self.slot, below), above.first_mut()) {
+                (Some(draft), Some(frame)) => frame.event(&event, draft, &mut out),
+                _ => FrameFlow::More,
+            }
+        };
+        self.record(&mut out, top);
+        match flow {
+            FrameFlow::More => {}
+            FrameFlow::Push(frame) => self.stack.push(frame),
+            FrameFlow::Done(ok) => {
+                self.propagate(&mut out, top);
+                self.closed(ok, out.closed.take().unwrap_or(0..0));
+                return;
+            }
+        }
+        self.propagate(&mut out, top);
+    }
+
+    /// An event of the root value itself (before its container opens, or a scalar root).
+    fn root_event(&mut self, event: &Event<'_>) {
+        match T::step(&mut self.root, event, &mut self.slot) {
+            Flow::More => {}
+            Flow::Push(frame) => self.stack.push(frame),
+            Flow::Done(Ok(_)) => self.settle_root(true),
+            Flow::Done(Err(rejected)) => {
+                self.rejections.push(Rejection {
+                    path: Path::default(),
+                    rejected,
+                });
+                self.settle_root(false);
+            }
+        }
+    }
+
+    fn settle_root(&mut self, ok: bool) {
+        self.done = Some(ok);
+        self.previous = None;
+    }
+
+    /// The frame on top closed (`ok` if accepted): its parent settles it.
+    fn closed(&mut self, ok: bool, span: std::ops::Range<usize>) {
+        self.stack.pop();
+        let Some(parent) = self.stack.len().checked_sub(1) else {
+            self.settle_root(ok);
+            return;
+        };
+        let mut out = Out::default();
+        {
+            let (below, above) = self.stack.split_at_mut(parent);
+            if let (Some(draft), Some(frame)) =
+                (Self::draft_at(&mut self.slot, below), above.first_mut())
+            {
+                frame.child_done(draft, ok, span, &mut out);
+            }
+        }
+        self.record(&mut out, parent);
+        self.propagate(&mut out, parent);
+    }
+
+    /// Gives the rejections of the frame at `level` their paths from the root.
+    fn record(&mut self, out: &mut Out, level: usize) {
+        for (rejected, member) in out.rejected.drain(..) {
+            let mut steps: Vec<Step<'_>> = Vec::new();
+            let upto = if member { level + 1 } else { level };
+            for frame in self.stack.iter().take(upto) {
+                frame.path(&mut steps);
+            }
+            let mut path = Path::default();
+            for step in steps {
+                path.push(step);
+            }
+            self.rejections.push(Rejection { path, rejected });
+        }
+    }
+
+    /// A field settled at `level`: each ancestor wraps it as its own, down to the root's
+    /// fields (the depth is the cost, once per settled value).
+    fn propagate(&mut self, out: &mut Out, level: usize) {
+        if !std::mem::take(&mut out.emitted) {
+            return;
+        }
+        for l in (1..=level).rev() {
+            let (below, above) = self.stack.split_at_mut(l);
+            let (Some(parent), Some(child)) = (below.last_mut(), above.first_mut()) else {
+                return;
+            };
+            if !parent.wrap(child.outbox()) {
+                return;
+            }
+        }
+        let field = self
+            .stack
+            .first_mut()
+            .and_then(|root| root.outbox().downcast_mut::<Option<T::Field>>())
+            .and_then(Option::take);
+        if let Some(field) = field {
+            self.fields.push(field);
+        }
+    }
+
+    /// The root is complete and accepted: its value, taken apart from the draft.
+    pub(crate) fn take_value(&mut self) -> Option<Result<T::Value, Rejected>> {
+        match self.done {
+            Some(true) => self.slot.take().map(T::into_value),
+            _ => None,
         }
     }
 }
 
-impl<T: Streamable> Sink for TypedSink<T> {
+impl<T: StreamingModel> Sink for TypedSink<T> {
     fn begin_object(&mut self) {
         self.event(Event::BeginObject);
     }
@@ -90,18 +218,21 @@ impl<T: Streamable> Sink for TypedSink<T> {
         self.fail_fast && !self.rejections.is_empty()
     }
     fn reset(&mut self) {
-        self.builder = T::Builder::default();
         let slot = self.slot.take();
-        if let Some(Ok(value)) = self.done.take() {
-            self.previous = Some(Kept { draft: slot, value });
+        if self.done == Some(true) {
+            self.previous = slot;
         }
+        self.root = Member::default();
+        self.stack.clear();
         self.rejections.clear();
+        self.done = None;
     }
     fn restore(&mut self) {
-        if let Some(kept) = self.previous.take() {
-            self.slot = kept.draft;
-            self.done = Some(Ok(kept.value));
+        if let Some(previous) = self.previous.take() {
+            self.slot = Some(previous);
+            self.stack.clear();
             self.rejections.clear();
+            self.done = Some(true);
         }
     }
 }

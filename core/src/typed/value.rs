@@ -1,27 +1,18 @@
-//! `serde_json::Value`: a schema-less member of a typed model.
+//! `serde_json::Value`: a schema-less member of a typed model, its draft growing as it
+//! arrives.
 
-use super::{Ctx, Event, Step, Streamable, from_raw};
+use super::StreamingModel;
+use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, from_raw};
+use crate::path::Step;
+use crate::schema::{Schema, SchemaGen};
 use serde_json::{Map, Value};
+use std::any::Any;
 use std::convert::Infallible;
 
 #[derive(Debug, Clone)]
 enum Seg {
     Key(String),
     Index(usize),
-}
-
-/// The builder of a `serde_json::Value`: the path from the value to its innermost open
-/// container, and where the open string sits.
-#[derive(Debug, Default)]
-pub struct ValueBuilder {
-    /// Segments from the root to the innermost open container (one fewer than `depth`).
-    path: Vec<Seg>,
-    depth: usize,
-    key: String,
-    /// The open string's segment in the innermost container (`None`: the root string).
-    string: Option<Seg>,
-    /// Following the value of a rejected duplicate key.
-    skipping: Option<super::Depth>,
 }
 
 fn child<'v>(node: &'v mut Value, seg: &Seg) -> Option<&'v mut Value> {
@@ -32,133 +23,229 @@ fn child<'v>(node: &'v mut Value, seg: &Seg) -> Option<&'v mut Value> {
     }
 }
 
-impl ValueBuilder {
+/// The frame of a `Value` container: everything inside it, to its closing bracket. The
+/// path from the value to its innermost open container is walked per event (at most the
+/// depth serde_json reads).
+#[derive(Debug, Default)]
+struct ValueFrame {
+    /// Segments from the value to the innermost open container (one fewer than `depth`).
+    path: Vec<Seg>,
+    depth: usize,
+    key: String,
+    /// The open string's segment in the innermost container.
+    string: Option<Seg>,
+    /// Following the value of a refused duplicate key.
+    skipping: Option<Member>,
+    /// The steps of a rejected member, relative to this value.
+    rejected_at: Vec<Seg>,
+    outbox: Option<Infallible>,
+}
+
+impl ValueFrame {
     fn container<'v>(&self, root: &'v mut Value) -> Option<&'v mut Value> {
         self.path
             .iter()
             .try_fold(root, |node, seg| child(node, seg))
     }
 
-    /// Adds `value` under the innermost open container (or as the root); returns its
-    /// segment.
-    fn attach(&mut self, slot: &mut dyn super::Slot<Value>, value: Value) -> Option<Seg> {
+    /// Adds `value` under the innermost open container; returns its segment.
+    fn attach(&mut self, root: &mut Value, value: Value) -> Option<Seg> {
         let opens = matches!(value, Value::Object(_) | Value::Array(_));
-        let depth = self.depth;
-        let seg = match slot.get() {
-            Some(root) if depth > 0 => {
-                let key = std::mem::take(&mut self.key);
-                match self.container(root)? {
-                    Value::Object(map) => {
-                        map.insert(key.clone(), value);
-                        Some(Seg::Key(key))
-                    }
-                    Value::Array(items) => {
-                        items.push(value);
-                        Some(Seg::Index(items.len() - 1))
-                    }
-                    _ => None,
-                }
+        let key = std::mem::take(&mut self.key);
+        let seg = match self.container(root)? {
+            Value::Object(map) => {
+                map.insert(key.clone(), value);
+                Seg::Key(key)
             }
-            _ => {
-                slot.set(value);
-                None
+            Value::Array(items) => {
+                items.push(value);
+                Seg::Index(items.len() - 1)
             }
+            _ => return None,
         };
         if opens {
-            if let Some(seg) = &seg {
-                self.path.push(seg.clone());
-            }
+            self.path.push(seg.clone());
             self.depth += 1;
         }
-        seg
+        Some(seg)
+    }
+
+    /// A member of the innermost container was rejected: where.
+    fn reject(&mut self, seg: Seg, rejected: Rejected, out: &mut Out) {
+        self.rejected_at = self.path.clone();
+        self.rejected_at.push(seg);
+        out.reject_member(rejected);
+    }
+
+    /// The segment the next member of the innermost container gets.
+    fn next_seg(&self, root: &mut Value) -> Seg {
+        match self.container(root) {
+            Some(Value::Array(items)) => Seg::Index(items.len()),
+            _ => Seg::Key(self.key.clone()),
+        }
     }
 }
 
-impl Streamable for Value {
-    type Value = Value;
-    type Draft = Value;
-    type Field = Infallible;
-    type Builder = ValueBuilder;
-    type Name = std::convert::Infallible;
-
-    fn step(
-        b: &mut ValueBuilder,
-        slot: &mut dyn super::Slot<Value>,
-        event: Event<'_>,
-        ctx: &mut Ctx<'_, Infallible>,
-    ) -> Step<Value> {
-        if let Some(depth) = b.skipping.as_mut() {
-            if depth.track(&event).is_some() {
-                b.skipping = None;
+impl Frame for ValueFrame {
+    fn event(&mut self, event: &Event<'_>, draft: &mut dyn Any, out: &mut Out) -> FrameFlow {
+        let Some(root) = draft.downcast_mut::<Value>() else {
+            return FrameFlow::More;
+        };
+        if let Some(member) = self.skipping.as_mut() {
+            if member.track(event).is_some() {
+                self.skipping = None;
             }
-            return Step::More;
+            return FrameFlow::More;
         }
-        match event {
+        match *event {
             Event::Key(key, raw) => {
-                let duplicate = match slot.get() {
-                    Some(root) if b.depth > 0 => {
-                        matches!(b.container(root), Some(Value::Object(map)) if map.contains_key(key))
-                    }
-                    _ => false,
-                };
+                let duplicate = matches!(
+                    self.container(root),
+                    Some(Value::Object(map)) if map.contains_key(key)
+                );
                 if duplicate {
                     // serde keeps the last value; the draft already shows the first as
-                    // complete, and shown values never change: a typed stream rejects it.
+                    // complete, and shown values never change: refused.
                     let message =
                         format_args!("duplicate key `{key}`: its first value has settled");
-                    let mut path: Vec<super::PathSegment<'_>> = b
-                        .path
-                        .iter()
-                        .map(|seg| match seg {
-                            Seg::Key(k) => super::PathSegment::Key(k),
-                            Seg::Index(i) => super::PathSegment::Index(*i),
-                        })
-                        .collect();
-                    path.push(super::PathSegment::Key(key));
-                    ctx.reject_at(&path, super::Rejected::custom(message, raw));
-                    b.skipping = Some(super::Depth::default());
-                    return Step::More;
+                    self.reject(
+                        Seg::Key(key.to_owned()),
+                        Rejected::custom(message, raw),
+                        out,
+                    );
+                    self.skipping = Some(Member::default());
+                } else {
+                    self.key.clear();
+                    self.key.push_str(key);
                 }
-                b.key.clear();
-                b.key.push_str(key);
             }
             Event::BeginObject => {
-                b.attach(slot, Value::Object(Map::new()));
+                self.attach(root, Value::Object(Map::new()));
             }
             Event::BeginArray => {
-                b.attach(slot, Value::Array(Vec::new()));
+                self.attach(root, Value::Array(Vec::new()));
             }
-            Event::BeginString => b.string = b.attach(slot, Value::String(String::new())),
+            Event::EndObject(raw) | Event::EndArray(raw) => {
+                if self.depth == 0 {
+                    out.closed = Some(raw.span());
+                    return FrameFlow::Done(true);
+                }
+                self.depth -= 1;
+                self.path.pop();
+            }
+            Event::BeginString => self.string = self.attach(root, Value::String(String::new())),
             Event::Fragment(text) => {
-                let node = match (slot.get(), &b.string) {
-                    (Some(root), Some(seg)) => b.container(root).and_then(|c| child(c, seg)),
-                    (root, None) => root,
-                    (None, Some(_)) => None,
+                let node = match &self.string {
+                    Some(seg) => self.container(root).and_then(|c| child(c, seg)),
+                    None => None,
                 };
                 if let Some(Value::String(s)) = node {
                     s.push_str(text);
                 }
             }
-            Event::EndString(raw) if b.depth == 0 => return Step::Done(from_raw(raw)),
-            Event::EndString(_) => b.string = None,
-            Event::EndObject(raw) | Event::EndArray(raw) => {
-                if b.depth <= 1 {
-                    return Step::Done(from_raw(raw));
-                }
-                b.depth -= 1;
-                b.path.pop();
-            }
+            Event::EndString(_) => self.string = None,
             Event::Number(_, raw) | Event::Bool(_, raw) | Event::Null(raw) => {
-                // Numbers serde_json cannot hold (1e400) stay out of the draft; serde
-                // reports them when the value settles.
-                if let Ok(value) = from_raw::<Value>(raw) {
-                    b.attach(slot, value);
-                }
-                if b.depth == 0 {
-                    return Step::Done(from_raw(raw));
+                match from_raw::<Value>(raw) {
+                    Ok(value) => {
+                        self.attach(root, value);
+                    }
+                    // A number serde_json cannot hold (1e400): serde's verdict, at it.
+                    Err(rejected) => {
+                        let seg = self.next_seg(root);
+                        self.key.clear();
+                        self.reject(seg, rejected, out);
+                    }
                 }
             }
         }
-        Step::More
+        FrameFlow::More
+    }
+
+    fn child_done(&mut self, _: &mut dyn Any, _: bool, _: std::ops::Range<usize>, _: &mut Out) {}
+
+    fn child_draft<'d>(&mut self, _: &'d mut dyn Any) -> Option<&'d mut dyn Any> {
+        None
+    }
+
+    fn wrap(&mut self, _: &mut dyn Any) -> bool {
+        false
+    }
+
+    fn outbox(&mut self) -> &mut dyn Any {
+        &mut self.outbox
+    }
+
+    fn path<'s>(&'s self, steps: &mut Vec<Step<'s>>) {
+        for seg in &self.rejected_at {
+            steps.push(match seg {
+                Seg::Key(k) => Step::Key(k),
+                Seg::Index(i) => Step::Index(*i),
+            });
+        }
+    }
+}
+
+/// A schema-less value: containers, strings, numbers as `serde_json` reads them.
+impl StreamingModel for Value {
+    type Value = Value;
+    type Draft = Value;
+    type Field = Infallible;
+    type Name = Infallible;
+
+    const STRICT_UNSUPPORTED: Option<&'static str> = Some(
+        "`serde_json::Value` accepts any JSON, and strict structured outputs need a type for \
+         every value; use a model or a concrete type",
+    );
+
+    fn schema(_: &mut SchemaGen) -> Schema {
+        Schema::Object(crate::schema::Object::new())
+    }
+
+    fn step(member: &mut Member, event: &Event<'_>, slot: &mut dyn Slot<Value>) -> Flow<Value> {
+        match *event {
+            Event::BeginObject | Event::BeginArray if member.level() == 0 => {
+                let empty = match event {
+                    Event::BeginObject => Value::Object(Map::new()),
+                    _ => Value::Array(Vec::new()),
+                };
+                slot.set(empty);
+                Flow::Push(Box::new(ValueFrame::default()))
+            }
+            Event::BeginString if member.level() == 0 => {
+                slot.set(Value::String(String::new()));
+                member.track(event);
+                Flow::More
+            }
+            Event::Fragment(text) => {
+                if let Some(Value::String(s)) = slot.get() {
+                    s.push_str(text);
+                }
+                Flow::More
+            }
+            Event::EndString(_) => {
+                member.track(event);
+                Flow::Done(Ok(slot.get().cloned().unwrap_or(Value::Null)))
+            }
+            Event::Number(_, raw) | Event::Bool(_, raw) | Event::Null(raw) => {
+                let value = from_raw::<Value>(raw);
+                if let Ok(v) = &value {
+                    slot.set(v.clone());
+                }
+                Flow::Done(value)
+            }
+            _ => Flow::More,
+        }
+    }
+
+    fn frame_draft(draft: &mut Value) -> Option<&mut dyn Any> {
+        Some(draft)
+    }
+
+    fn to_value(draft: &Value) -> Result<Value, Rejected> {
+        Ok(draft.clone())
+    }
+
+    fn into_value(draft: Value) -> Result<Value, Rejected> {
+        Ok(draft)
     }
 }

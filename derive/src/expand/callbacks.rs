@@ -1,4 +1,4 @@
-//! `XCallbacks`: per-field callbacks on `settled::Stream<X>`, fired inside `feed`.
+//! `XCallbacks`: per-field callbacks on `settled::TypedStream<X>`, fired inside `feed`.
 
 use super::{Cx, item_type, variant};
 use proc_macro2::TokenStream;
@@ -26,13 +26,13 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         let doc = format!("Calls `f` with `{name}` each time it settles.");
         decls.push(quote! {
             #[doc = #doc]
-            fn #method(&mut self, f: impl FnMut(&#ty) + Send + 'static) -> &mut Self;
+            fn #method(&mut self, f: impl ::core::ops::FnMut(&#ty) + ::core::marker::Send + 'static) -> &mut Self;
         });
         impls.push(quote! {
-            fn #method(&mut self, mut f: impl FnMut(&#ty) + Send + 'static) -> &mut Self {
-                self.on_field(move |field| {
-                    if let #field_enum::#v(value) = field {
-                        f(value);
+            fn #method(&mut self, mut __f: impl ::core::ops::FnMut(&#ty) + ::core::marker::Send + 'static) -> &mut Self {
+                self.on_field(move |__field| {
+                    if let #field_enum::#v(__value) = __field {
+                        __f(__value);
                     }
                 })
             }
@@ -45,13 +45,13 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             );
             decls.push(quote! {
                 #[doc = #doc]
-                fn #method(&mut self, f: impl FnMut(usize, &#elem) + Send + 'static) -> &mut Self;
+                fn #method(&mut self, f: impl ::core::ops::FnMut(usize, &#elem) + ::core::marker::Send + 'static) -> &mut Self;
             });
             impls.push(quote! {
-                fn #method(&mut self, mut f: impl FnMut(usize, &#elem) + Send + 'static) -> &mut Self {
-                    self.on_field(move |field| {
-                        if let #field_enum::#vi(index, value) = field {
-                            f(*index, value);
+                fn #method(&mut self, mut __f: impl ::core::ops::FnMut(usize, &#elem) + ::core::marker::Send + 'static) -> &mut Self {
+                    self.on_field(move |__field| {
+                        if let #field_enum::#vi(__index, __value) = __field {
+                            __f(*__index, __value);
                         }
                     })
                 }
@@ -63,12 +63,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        #[allow(dead_code)]
         #vis trait #callbacks #generics #where_clause {
             #(#decls)*
         }
 
-        impl #impl_generics #callbacks #ty_generics for ::settled::Stream<#ident #ty_generics> #where_clause {
+        #[automatically_derived]
+        impl #impl_generics #callbacks #ty_generics for ::settled::TypedStream<#ident #ty_generics> #where_clause {
             #(#impls)*
         }
     }

@@ -1,6 +1,6 @@
 //! `XDraft`: every field optional, updated in place while the value streams.
 
-use super::{Cx, stream_type};
+use super::{Cx, draft_type};
 use crate::attr::docs;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -16,56 +16,90 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let generics = cx.generics();
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let where_clause = cx.where_clause();
-    let marker = cx.marker_type();
     let doc = format!(
         "The draft of [`{ident}`] while it streams: every field `None` until its value \
          begins (numbers, booleans and enums until they settle), strings and vectors growing \
          in place. Serializes with the same keys as `{ident}`, absent fields omitted."
     );
-
     let members = cx.fields.iter().map(|f| {
         let fdocs = docs(&f.original.attrs);
         let fvis = f.vis;
         let fident = &f.ident;
         let name = &f.name;
-        let stream = stream_type(f);
+        let ty = draft_type(f);
         quote! {
             #(#fdocs)*
             #[serde(rename = #name, skip_serializing_if = "::core::option::Option::is_none")]
-            #fvis #fident: ::core::option::Option<<#stream as ::settled::Streamable>::Draft>,
+            #fvis #fident: ::core::option::Option<#ty>,
         }
     });
-    let idents: Vec<_> = cx.fields.iter().map(|f| &f.ident).collect();
-    let names: Vec<_> = cx.fields.iter().map(|f| f.ident.to_string()).collect();
-    let indices = 0..cx.fields.len();
-    let variants = cx.fields.iter().map(|f| super::variant(f, ""));
-    let draft_name = draft.to_string();
-
-    quote! {
-        #[doc = #doc]
-        #[derive(::settled::__private::serde::Serialize)]
-        #[serde(crate = "::settled::__private::serde", bound = "")]
-        #vis struct #draft #generics #where_clause {
-            #(#members)*
-            /// Which fields have settled.
-            #[serde(skip)]
-            #[doc(hidden)]
-            pub __settled: ::settled::FieldSet,
+    let states = cx.fields.iter().enumerate().map(|(i, f)| {
+        let v = super::variant(f, "");
+        let fident = &f.ident;
+        quote! { #field_name::#v => self.__settled.state(#i, self.#fident.is_some()), }
+    });
+    let marker = cx.marker().map(|marker| {
+        quote! {
             #[serde(skip)]
             #[doc(hidden)]
             pub __marker: #marker,
         }
+    });
+    // The std derives bound type parameters, not the drafts of fields: a generic model's
+    // draft gets its impls by hand.
+    let (derives, impls) = if cx.marker().is_none() {
+        let derives = quote! {
+            #[derive(
+                ::core::clone::Clone,
+                ::core::fmt::Debug,
+                ::core::default::Default,
+                ::core::cmp::PartialEq,
+                ::settled::__private::serde::Serialize
+            )]
+        };
+        (derives, None)
+    } else {
+        (
+            quote! { #[derive(::settled::__private::serde::Serialize)] },
+            Some(generic_impls(cx)),
+        )
+    };
+    quote! {
+        #[doc = #doc]
+        #derives
+        #[serde(crate = "::settled::__private::serde", bound = "")]
+        #vis struct #draft #generics #where_clause {
+            #(#members)*
+            #[serde(skip)]
+            #[doc(hidden)]
+            pub __settled: ::settled::__private::FieldSet,
+            #marker
+        }
 
-        #[allow(dead_code)]
+        #[automatically_derived]
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
             pub fn state(&self, field: #field_name) -> ::settled::FieldState {
                 match field {
-                    #(#field_name::#variants => self.__settled.state(#indices, self.#idents.is_some()),)*
+                    #(#states)*
                 }
             }
         }
 
+        #impls
+    }
+}
+
+/// `Clone`, `Debug`, `Default` and `PartialEq` for a generic model's draft.
+fn generic_impls(cx: &Cx<'_>) -> TokenStream {
+    let draft = &cx.draft;
+    let (impl_generics, ty_generics, _) = cx.generics().split_for_impl();
+    let where_clause = cx.where_clause();
+    let idents: Vec<_> = cx.fields.iter().map(|f| &f.ident).collect();
+    let names: Vec<_> = cx.fields.iter().map(|f| f.ident.to_string()).collect();
+    let draft_name = draft.to_string();
+    quote! {
+        #[automatically_derived]
         impl #impl_generics ::core::default::Default for #draft #ty_generics #where_clause {
             fn default() -> Self {
                 #draft {
@@ -76,6 +110,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics ::core::clone::Clone for #draft #ty_generics #where_clause {
             fn clone(&self) -> Self {
                 #draft {
@@ -86,15 +121,17 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics ::core::cmp::PartialEq for #draft #ty_generics #where_clause {
-            fn eq(&self, other: &Self) -> bool {
-                true #(&& self.#idents == other.#idents)*
+            fn eq(&self, __other: &Self) -> bool {
+                true #(&& self.#idents == __other.#idents)*
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics ::core::fmt::Debug for #draft #ty_generics #where_clause {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct(#draft_name)
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                __f.debug_struct(#draft_name)
                     #(.field(#names, &self.#idents))*
                     .finish()
             }

@@ -1,12 +1,12 @@
-//! The model's JSON Schema and constraint checks, as items of its `Streamable` impl.
+//! The model's JSON Schema and limits, as items of its `StreamingModel` impl.
 
-use super::{Cx, stream_type};
-use crate::attr::{ConstraintKind, doc_text};
-use crate::shape;
+use super::{Cx, default_expr, is_atomic, stream_type};
+use crate::attr::doc_text;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
-/// `SCHEMA_DEPTH`, `SCHEMA_PROPERTIES`, `schema`, `root_schema` and `check`.
+/// `SCHEMA_DEPTH`, `SCHEMA_PROPERTIES`, `STRICT_UNSUPPORTED`, `schema` and `root_schema`.
 pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
     // Recursive fields add nothing finite to the limits (and would make them cyclic).
     let streams: Vec<TokenStream> = cx
@@ -17,34 +17,34 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
         .collect();
     let count = cx.fields.len();
     let object = object_schema(cx);
-    let checks = cx.fields.iter().map(|f| field_check(f));
     quote! {
         const SCHEMA_DEPTH: usize = {
-            let mut deepest = 0;
+            let mut __deepest = 0;
             #(
-                if <#streams as ::settled::Streamable>::SCHEMA_DEPTH > deepest {
-                    deepest = <#streams as ::settled::Streamable>::SCHEMA_DEPTH;
+                if <#streams as ::settled::StreamingModel>::SCHEMA_DEPTH > __deepest {
+                    __deepest = <#streams as ::settled::StreamingModel>::SCHEMA_DEPTH;
                 }
             )*
-            1 + deepest
+            1 + __deepest
         };
         const SCHEMA_PROPERTIES: usize =
-            #count #(+ <#streams as ::settled::Streamable>::SCHEMA_PROPERTIES)*;
+            #count #(+ <#streams as ::settled::StreamingModel>::SCHEMA_PROPERTIES)*;
+        const STRICT_UNSUPPORTED: ::core::option::Option<&'static str> = {
+            let mut __reason = ::core::option::Option::None;
+            #(
+                if __reason.is_none() {
+                    __reason = <#streams as ::settled::StreamingModel>::STRICT_UNSUPPORTED;
+                }
+            )*
+            __reason
+        };
 
-        fn schema(generator: &mut ::settled::schema::SchemaGen) -> ::settled::schema::Schema {
-            generator.define::<Self>(|generator| Self::root_schema(generator))
+        fn schema(__generator: &mut ::settled::__private::SchemaGen) -> ::settled::__private::Schema {
+            __generator.define::<Self>(|__generator| Self::root_schema(__generator))
         }
 
-        fn root_schema(generator: &mut ::settled::schema::SchemaGen) -> ::settled::schema::Schema {
+        fn root_schema(__generator: &mut ::settled::__private::SchemaGen) -> ::settled::__private::Schema {
             #object
-        }
-
-        fn check(
-            value: &Self,
-            path: &mut ::std::vec::Vec<::std::string::String>,
-        ) -> ::core::result::Result<(), ::settled::Violation> {
-            #(#checks)*
-            ::core::result::Result::Ok(())
         }
     }
 }
@@ -56,140 +56,120 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
         .model
         .attrs
         .description
-        .clone()
+        .get()
+        .cloned()
         .or_else(|| doc_text(&input.attrs));
-    let describe = description.map(|d| quote! { object.insert("description", #d); });
+    let describe = description.map(|d| quote! { __object.insert("description", #d); });
     let properties = cx.fields.iter().map(|f| {
         let name = &f.name;
         let schema = field_schema(f);
         let description = f
             .attrs
             .description
-            .clone()
+            .get()
+            .cloned()
             .or_else(|| doc_text(&f.original.attrs));
-        let describe =
-            description.map(|d| quote! { ::settled::schema::describe(&mut property, #d); });
-        let constraints = f.attrs.constraints.iter().map(|c| {
+        let describe = description
+            .map(|d| quote! { ::settled::__private::describe(&mut __property, #d); });
+        let constraints = f.attrs.constraints().into_iter().map(|c| {
             let keyword = c.keyword;
             let value = c.value;
-            let json = if c.kind() == ConstraintKind::Number {
-                quote! { ::settled::schema::Schema::from(#value) }
-            } else {
-                let n = value as u64;
-                quote! { ::settled::schema::Schema::from(#n) }
-            };
-            quote! { ::settled::schema::constrain(&mut property, #keyword, #json); }
+            quote! {
+                ::settled::__private::constrain(&mut __property, #keyword, ::settled::__private::Schema::from(#value));
+            }
         });
+        let required = if default_expr(cx, f).is_some() {
+            quote! { false }
+        } else if f.with.is_some() {
+            quote! { true }
+        } else {
+            let ty = f.ty;
+            quote! { ::settled::__private::is_required::<#ty>(#name) }
+        };
         quote! {
-            {
-                let mut property = #schema;
-                #(#constraints)*
-                #describe
-                properties.insert(#name, property);
+            let mut __property = #schema;
+            #(#constraints)*
+            #describe
+            __properties.insert(#name, __property);
+            if #required {
+                __required.push(::settled::__private::Schema::from(#name));
             }
         }
     });
-    let required = cx
-        .fields
-        .iter()
-        .filter(|f| !f.has_default && !shape::is_option(f.ty))
-        .map(|f| &f.name);
     let closed = cx.model.deny_unknown_fields.then(|| {
-        quote! { object.insert("additionalProperties", false); }
+        quote! { __object.insert("additionalProperties", false); }
     });
     quote! {
-        let mut properties = ::settled::schema::Object::new();
+        let mut __properties = ::settled::__private::SchemaObject::new();
+        let mut __required = ::std::vec::Vec::new();
         #(#properties)*
-        let mut object = ::settled::schema::Object::new();
-        object.insert("type", "object");
+        let mut __object = ::settled::__private::SchemaObject::new();
+        __object.insert("type", "object");
         #describe
-        object.insert("properties", properties);
-        let required: ::std::vec::Vec<::settled::schema::Schema> =
-            ::std::vec![#(::settled::schema::Schema::from(#required)),*];
-        object.insert("required", required);
+        __object.insert("properties", __properties);
+        __object.insert("required", __required);
         #closed
-        ::settled::schema::Schema::Object(object)
+        ::settled::__private::Schema::Object(__object)
     }
 }
 
-/// A field's schema: its type's, or for an atomic field of a type settled cannot describe,
-/// any value.
+/// A field's schema: its type's; for an atomic field, the schema of its type when it has
+/// one (chosen by trait), any value otherwise.
 fn field_schema(f: &crate::ast::Field<'_>) -> TokenStream {
     let ty = f.ty;
-    if f.attrs.atomic {
-        // The type's own schema if it streams (chosen by trait, so `Box<str>` or an atomic
-        // `Vec<String>` are described), any value otherwise.
+    if is_atomic(f) {
         return quote! {{
             #[allow(unused_imports)]
-            use ::settled::__private::{SchemaOfAnything as _, SchemaOfStreamable as _};
-            (&&::settled::__private::SchemaOf::<#ty>::new()).schema(generator)
+            use ::settled::__private::{SchemaOfAnything as _, SchemaOfModel as _};
+            (&&::settled::__private::SchemaOf::<#ty>::new()).schema(__generator)
         }};
     }
     let stream = stream_type(f);
-    quote! { <#stream as ::settled::Streamable>::schema(generator) }
+    quote! { <#stream as ::settled::StreamingModel>::schema(__generator) }
 }
 
-/// Checks a field's constraints, then the constraints inside it.
-fn field_check(f: &crate::ast::Field<'_>) -> TokenStream {
-    let ident = &f.ident;
-    let name = &f.name;
-    let stream = stream_type(f);
-    let constraints = f.attrs.constraints.iter().map(|c| {
-        let value = c.value;
-        let (measure, unit) = match c.kind() {
-            ConstraintKind::Items => (quote! { ::settled::__private::Length::length }, "items"),
-            ConstraintKind::Length => (quote! { ::settled::__private::Length::length }, "characters"),
-            ConstraintKind::Number => (quote! { ::settled::__private::Number::number }, ""),
-        };
-        let (op, words) = if c.is_min() { (quote! { < }, "at least") } else { (quote! { > }, "at most") };
-        let unit = if value == 1.0 { unit.trim_end_matches('s') } else { unit };
-        let message = if unit.is_empty() {
-            format!("expected {words} {value}, got {{}}")
-        } else {
-            format!("expected {words} {value} {unit}, got {{}}")
-        };
-        quote! {
-            if let ::core::option::Option::Some(measured) = #measure(&value.#ident) {
-                if (measured as f64) #op #value {
-                    return ::core::result::Result::Err(::settled::Violation::at(path, ::std::format!(#message, measured)));
-                }
-            }
-        }
-    });
-    let recurse = (!f.attrs.atomic).then(|| {
-        quote! { <#stream as ::settled::Streamable>::check(&value.#ident, path)?; }
-    });
-    quote! {
-        path.push(::std::string::String::from(#name));
-        #(#constraints)*
-        #recurse
-        path.pop();
-    }
-}
-
-/// Under `#[settled(strict)]`, compile-time assertions of the provider's documented limits
-/// (a non-generic model only: constants cannot name type parameters).
-pub(super) fn strict_limits(cx: &Cx<'_>) -> TokenStream {
-    let Some(span) = cx.model.attrs.strict else {
+/// Under `#[settled(strict)]`: each field's type must be one OpenAI's strict structured
+/// outputs can describe (decided by its type, reported at the field), and the documented
+/// limits hold (a non-generic model only: constants cannot name type parameters).
+pub(super) fn strict_checks(cx: &Cx<'_>) -> TokenStream {
+    let Some(span) = cx.model.attrs.strict.span() else {
         return quote! {};
     };
-    if cx.generics().type_params().next().is_some() {
-        return quote! {};
-    }
-    let ident = cx.ident;
-    let depth = format!(
-        "`#[settled(strict)]` on `{ident}`: objects nest deeper than the {} levels OpenAI strict structured outputs allow",
-        LIMIT_DEPTH
-    );
-    let properties = format!(
-        "`#[settled(strict)]` on `{ident}`: more than the {} object properties OpenAI strict structured outputs allow",
-        LIMIT_PROPERTIES
-    );
-    quote::quote_spanned! {span=>
-        const _: () = {
-            ::core::assert!(<#ident as ::settled::Streamable>::SCHEMA_DEPTH <= #LIMIT_DEPTH, #depth);
-            ::core::assert!(<#ident as ::settled::Streamable>::SCHEMA_PROPERTIES <= #LIMIT_PROPERTIES, #properties);
-        };
+    let fields = cx
+        .fields
+        .iter()
+        .filter(|f| !cx.recursive(f) && !cx.generic(f))
+        .map(|f| {
+            let ty = f.ty;
+            let stream = stream_type(f);
+            if is_atomic(f) {
+                quote_spanned! {ty.span()=>
+                    const _: () = ::settled::__private::strict_atomic::<#ty>();
+                }
+            } else {
+                quote_spanned! {ty.span()=>
+                    const _: () = ::settled::__private::strict::<#stream>();
+                }
+            }
+        });
+    let limits = (cx.generics().type_params().next().is_none()).then(|| {
+        let ident = cx.ident;
+        let depth = format!(
+            "`#[settled(strict)]` on `{ident}`: objects nest deeper than the {LIMIT_DEPTH} levels OpenAI strict structured outputs allow"
+        );
+        let properties = format!(
+            "`#[settled(strict)]` on `{ident}`: more than the {LIMIT_PROPERTIES} object properties OpenAI strict structured outputs allow"
+        );
+        quote_spanned! {span=>
+            const _: () = {
+                ::core::assert!(<#ident as ::settled::StreamingModel>::SCHEMA_DEPTH <= #LIMIT_DEPTH, #depth);
+                ::core::assert!(<#ident as ::settled::StreamingModel>::SCHEMA_PROPERTIES <= #LIMIT_PROPERTIES, #properties);
+            };
+        }
+    });
+    quote! {
+        #(#fields)*
+        #limits
     }
 }
 

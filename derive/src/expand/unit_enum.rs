@@ -13,37 +13,49 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
     let description = model
         .attrs
         .description
-        .clone()
+        .get()
+        .cloned()
         .or_else(|| crate::attr::doc_text(&model.input.attrs));
-    let describe = description.map(|d| quote! { ::settled::schema::describe(&mut schema, #d); });
+    let describe =
+        description.map(|d| quote! { ::settled::__private::describe(&mut __schema, #d); });
     let (impl_generics, ty_generics, where_clause) = model.input.generics.split_for_impl();
     quote! {
-        impl #impl_generics ::settled::Streamable for #ident #ty_generics #where_clause {
-            type Value = Self;
-            type Draft = Self;
-            type Field = ::core::convert::Infallible;
-            type Builder = ::settled::__private::Depth;
-            type Name = ::core::convert::Infallible;
+        #[doc(hidden)]
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics ::settled::StreamingModel for #ident #ty_generics #where_clause {
+                type Value = Self;
+                type Draft = Self;
+                type Field = ::core::convert::Infallible;
+                type Name = ::core::convert::Infallible;
 
-            fn step(
-                b: &mut Self::Builder,
-                slot: &mut dyn ::settled::Slot<Self>,
-                event: ::settled::Event<'_>,
-                _ctx: &mut ::settled::Ctx<'_, Self::Field>,
-            ) -> ::settled::Step<Self> {
-                ::settled::__private::atomic_step(b, slot, event)
-            }
+                fn step(
+                    __member: &mut ::settled::__private::Member,
+                    __event: &::settled::__private::Event<'_>,
+                    __slot: &mut dyn ::settled::__private::Slot<Self>,
+                ) -> ::settled::__private::Flow<Self> {
+                    ::settled::__private::atomic_step(__member, __event, __slot)
+                }
 
-            fn schema(_: &mut ::settled::schema::SchemaGen) -> ::settled::schema::Schema {
-                let names: ::std::vec::Vec<::settled::schema::Schema> =
-                    ::std::vec![#(::settled::schema::Schema::from(#names)),*];
-                let mut schema = ::settled::schema::Schema::object([
-                    ("type", ::settled::schema::Schema::from("string")),
-                    ("enum", ::settled::schema::Schema::from(names)),
-                ]);
-                #describe
-                schema
+                fn to_value(__draft: &Self) -> ::core::result::Result<Self, ::settled::__private::Rejected> {
+                    ::core::result::Result::Ok(::core::clone::Clone::clone(__draft))
+                }
+
+                fn into_value(__draft: Self) -> ::core::result::Result<Self, ::settled::__private::Rejected> {
+                    ::core::result::Result::Ok(__draft)
+                }
+
+                fn schema(_: &mut ::settled::__private::SchemaGen) -> ::settled::__private::Schema {
+                    let __names: ::std::vec::Vec<::settled::__private::Schema> =
+                        ::std::vec![#(::settled::__private::Schema::from(#names)),*];
+                    let mut __schema = ::settled::__private::Schema::object([
+                        ("type", ::settled::__private::Schema::from("string")),
+                        ("enum", ::settled::__private::Schema::from(__names)),
+                    ]);
+                    #describe
+                    __schema
+                }
             }
-        }
+        };
     }
 }

@@ -8,7 +8,7 @@ use axum::response::{Html, IntoResponse};
 use axum::routing::{get, post};
 use futures::stream::{self, Stream, StreamExt};
 use serde_json::json;
-use settled::updates::{Update, UpdateError, updates};
+use settled::{Update, UpdateError};
 use settled_examples::models::{Review, ReviewField};
 use settled_examples::{REVIEW_RESPONSE, delay, token_chunks};
 use std::convert::Infallible;
@@ -52,7 +52,8 @@ fn model_tokens(pause: Duration) -> impl Stream<Item = Result<&'static str, Infa
 async fn review(pause: Duration) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     // A draft only when it changed: prose and whitespace tokens send nothing.
     let mut last_draft = String::new();
-    let events = updates::<Review, _>(Box::pin(model_tokens(pause)))
+    let events = Review::stream()
+        .updates(Box::pin(model_tokens(pause)))
         .with_drafts()
         .filter(move |update| {
             let changed = match update {

@@ -1,7 +1,7 @@
 //! The SSE server example over real HTTP: start it on 127.0.0.1 with an ephemeral port,
 //! POST /review, read the events.
 
-use settled::sse::{SseEvent, SseParser};
+use settled::provider::sse::{SseEvent, SseParser};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

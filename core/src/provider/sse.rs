@@ -5,7 +5,7 @@
 //! SSE crates are async stream adapters).
 //!
 //! ```
-//! use settled::sse::SseParser;
+//! use settled::provider::sse::SseParser;
 //!
 //! let mut parser = SseParser::new();
 //! let mut events = parser.feed(b": keep-alive\nevent: delta\ndata: {\"a\":\n");

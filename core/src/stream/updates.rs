@@ -4,8 +4,7 @@
 //! ```
 //! use futures_core::Stream;
 //! use serde::Deserialize;
-//! use settled::StreamingModel;
-//! use settled::updates::{Update, updates};
+//! use settled::{StreamingModel, Update};
 //!
 //! #[derive(Debug, Deserialize, StreamingModel)]
 //! struct Answer { title: String, score: u8 }
@@ -25,16 +24,14 @@
 //! #     }
 //! # }
 //! let chunks = Iter(["{\"title\": \"Hi\"", ", \"score\": 7}"].into_iter().map(Ok::<_, std::io::Error>));
-//! let all = drain(updates::<Answer, _>(chunks));
+//! let all = drain(Answer::stream().updates(chunks));
 //! assert!(matches!(all[0], Ok(Update::Field(AnswerField::Title(_)))));
 //! assert!(matches!(all.last(), Some(Ok(Update::Done(Answer { score: 7, .. })))));
 //! ```
 
-use crate::error::Error;
-use crate::options::Options;
-use crate::outcome::StreamError;
-use crate::stream::Stream;
-use crate::typed::Streamable;
+use super::outcome::StreamError;
+use super::typed::TypedStream;
+use crate::typed::StreamingModel;
 use futures_core::Stream as AsyncStream;
 use std::collections::VecDeque;
 use std::fmt;
@@ -42,7 +39,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 /// What an update stream yields.
-pub enum Update<T: Streamable> {
+pub enum Update<T: StreamingModel> {
     /// A field settled.
     Field(T::Field),
     /// The draft after an input chunk (opt-in with [`Updates::with_drafts`]: it clones).
@@ -51,7 +48,7 @@ pub enum Update<T: Streamable> {
     Done(T::Value),
 }
 
-impl<T: Streamable> fmt::Debug for Update<T> {
+impl<T: StreamingModel> fmt::Debug for Update<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Update::Field(x) => f.debug_tuple("Field").field(x).finish(),
@@ -62,14 +59,14 @@ impl<T: Streamable> fmt::Debug for Update<T> {
 }
 
 /// Why an update stream ended without a value: the source failed, or the stream did.
-pub enum UpdateError<T: Streamable, E> {
+pub enum UpdateError<T: StreamingModel, E> {
     /// The chunk source yielded an error.
     Source(E),
     /// settled's error, with the last draft.
     Stream(StreamError<T>),
 }
 
-impl<T: Streamable, E: fmt::Debug> fmt::Debug for UpdateError<T, E> {
+impl<T: StreamingModel, E: fmt::Debug> fmt::Debug for UpdateError<T, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UpdateError::Source(e) => f.debug_tuple("Source").field(e).finish(),
@@ -78,7 +75,7 @@ impl<T: Streamable, E: fmt::Debug> fmt::Debug for UpdateError<T, E> {
     }
 }
 
-impl<T: Streamable, E: fmt::Display> fmt::Display for UpdateError<T, E> {
+impl<T: StreamingModel, E: fmt::Display> fmt::Display for UpdateError<T, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UpdateError::Source(e) => write!(f, "the chunk source failed: {e}"),
@@ -87,44 +84,38 @@ impl<T: Streamable, E: fmt::Display> fmt::Display for UpdateError<T, E> {
     }
 }
 
-impl<T: Streamable, E: fmt::Debug + fmt::Display> std::error::Error for UpdateError<T, E> {}
+impl<T: StreamingModel, E: fmt::Debug + fmt::Display> std::error::Error for UpdateError<T, E> {}
 
-/// The update stream of [`updates`]. Dropping it drops the source and the draft: it is
-/// cancel-safe.
-pub struct Updates<T: Streamable, S> {
+/// The update stream of [`TypedStream::updates`]. Dropping it drops the source and the
+/// draft: it is cancel-safe.
+pub struct Updates<T: StreamingModel, S> {
     source: S,
-    stream: Option<Stream<T>>,
+    stream: Option<TypedStream<T>>,
     pending: VecDeque<Update<T>>,
+    /// The stream's error, yielded once the fields before it are.
+    failed: Option<StreamError<T>>,
     drafts: bool,
 }
 
 // Nothing inside is pinned structurally: only the source is polled, through `Unpin`.
-impl<T: Streamable, S: Unpin> Unpin for Updates<T, S> {}
+impl<T: StreamingModel, S: Unpin> Unpin for Updates<T, S> {}
 
-/// Streams `T` out of `source`, a stream of byte chunks.
-pub fn updates<T, S>(source: S) -> Updates<T, S>
-where
-    T: Streamable,
-    T::Draft: Default,
-{
-    updates_with(source, Options::default())
-}
-
-/// [`updates`] with options.
-pub fn updates_with<T, S>(source: S, options: Options) -> Updates<T, S>
-where
-    T: Streamable,
-    T::Draft: Default,
-{
-    Updates {
-        source,
-        stream: Some(Stream::with_options(options)),
-        pending: VecDeque::new(),
-        drafts: false,
+impl<T: StreamingModel> TypedStream<T> {
+    /// Streams `T` out of `source`, a `Stream` of byte chunks (an HTTP body): fields as
+    /// they settle, drafts if asked for ([`Updates::with_drafts`]), and the strict value
+    /// last. The fields that settled in a chunk are yielded before the error it ends with.
+    pub fn updates<S>(self, source: S) -> Updates<T, S> {
+        Updates {
+            source,
+            stream: Some(self),
+            pending: VecDeque::new(),
+            failed: None,
+            drafts: false,
+        }
     }
 }
 
-impl<T: Streamable, S> Updates<T, S> {
+impl<T: StreamingModel, S> Updates<T, S> {
     /// Also yield [`Update::Draft`], at most once per input chunk (it clones the draft).
     pub fn with_drafts(mut self) -> Self {
         self.drafts = true;
@@ -134,8 +125,7 @@ impl<T: Streamable, S> Updates<T, S> {
 
 impl<T, S, B, E> AsyncStream for Updates<T, S>
 where
-    T: Streamable,
-    T::Draft: Default,
+    T: StreamingModel,
     S: AsyncStream<Item = Result<B, E>> + Unpin,
     B: AsRef<[u8]>,
 {
@@ -147,6 +137,9 @@ where
             if let Some(update) = this.pending.pop_front() {
                 return Poll::Ready(Some(Ok(update)));
             }
+            if let Some(failed) = this.failed.take() {
+                return Poll::Ready(Some(Err(UpdateError::Stream(failed))));
+            }
             let Some(stream) = this.stream.as_mut() else {
                 return Poll::Ready(None);
             };
@@ -155,24 +148,23 @@ where
                 Poll::Ready(next) => next,
             };
             match next {
-                Some(Ok(chunk)) => {
-                    let fed = match stream.feed(chunk.as_ref()) {
-                        Ok(fields) => {
-                            this.pending.extend(fields.map(Update::Field));
-                            Ok(())
+                Some(Ok(chunk)) => match stream.feed(chunk.as_ref()) {
+                    Ok(fields) => {
+                        this.pending.extend(fields.map(Update::Field));
+                        if this.drafts && stream.has_begun() {
+                            let draft = Update::Draft(stream.draft().clone());
+                            this.pending.push_back(draft);
                         }
-                        Err(error) => Err(error),
-                    };
-                    if let Err(error) = fed {
-                        let failed = failure(stream, error);
-                        this.stream = None;
-                        return Poll::Ready(Some(Err(UpdateError::Stream(failed))));
                     }
-                    if this.drafts {
+                    Err(failed) => {
+                        // What settled before the error is delivered, then the error.
+                        let error = failed.error().clone();
                         this.pending
-                            .push_back(Update::Draft(stream.draft().clone()));
+                            .extend(failed.into_fields().into_iter().map(Update::Field));
+                        this.failed = Some(stream.failure(error));
+                        this.stream = None;
                     }
-                }
+                },
                 Some(Err(e)) => {
                     this.stream = None;
                     return Poll::Ready(Some(Err(UpdateError::Source(e))));
@@ -189,12 +181,4 @@ where
             }
         }
     }
-}
-
-fn failure<T>(stream: &Stream<T>, error: Error) -> StreamError<T>
-where
-    T: Streamable,
-    T::Draft: Default,
-{
-    StreamError::new(error, stream.draft_if_begun().cloned(), stream.missing())
 }

@@ -17,10 +17,14 @@
 //! # Ok::<(), settled::provider::DecodeError>(())
 //! ```
 
-use crate::sse::{SseEvent, SseParser};
+pub mod sse;
+mod tools;
+
 use serde_json::Value;
+use sse::{SseEvent, SseParser};
 use std::fmt;
 use std::str::FromStr;
+pub use tools::{ToolCall, ToolResult, ToolStreams};
 
 /// The wire formats settled decodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,8 +90,8 @@ impl FinishReason {
         )
     }
 
-    /// For a truncation, its name on the wire.
-    pub(crate) fn truncation_name(&self) -> Option<&'static str> {
+    /// For a truncation, its name on the wire: the cause a stream's `finish_cut` names.
+    pub fn cut_cause(&self) -> Option<&'static str> {
         match self {
             FinishReason::Length => Some("length"),
             FinishReason::MaxTokens => Some("max_tokens"),
@@ -394,110 +398,43 @@ fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> 
     Ok(())
 }
 
-/// Several tool calls in one response, each streamed into its own typed [`Stream`](crate::Stream): feed
-/// every [`Delta`]; tool-argument text goes to the stream of its call.
+/// Ends a stream the way the provider ended the response: a token-limit finish reason with
+/// the value incomplete is a truncation that names it; any other ending (or none seen) is
+/// a plain `finish`.
 ///
 /// ```
-/// use serde::Deserialize;
-/// use settled::StreamingModel;
-/// use settled::provider::{Channel, Delta, FinishReason, ToolStreams};
+/// use settled::DynamicStream;
+/// use settled::provider::{FinishReason, FinishWith};
 ///
-/// #[derive(Debug, Deserialize, StreamingModel)]
-/// struct Args { city: String }
-///
-/// let mut tools = ToolStreams::<Args>::new();
-/// let text = |i, t: &str| Delta::Text { channel: Channel::Tool(i), text: t.into() };
-/// for delta in [text(0, "{\"city\": \"Par"), text(1, "{\"city\": \"Oslo\"}"), text(0, "is\"}")] {
-///     tools.feed(&delta)?;
-/// }
-/// let done = tools.finish(Some(&FinishReason::ToolCalls));
-/// assert_eq!(done[0].1.as_ref().unwrap().city, "Paris");
-/// assert_eq!(done[1].1.as_ref().unwrap().city, "Oslo");
+/// let mut stream = DynamicStream::new();
+/// stream.feed(br#"{"a": [1, 2"#)?;
+/// let err = stream.finish_with(Some(&FinishReason::Length)).unwrap_err();
+/// assert!(err.to_string().contains("`length`"));
 /// # Ok::<(), settled::Error>(())
 /// ```
-pub struct ToolStreams<T: crate::Streamable> {
-    calls: std::collections::BTreeMap<usize, ToolCall<T>>,
+pub trait FinishWith: Sized {
+    /// What finishing gives.
+    type Output;
+    /// Ends the input as `reason` says.
+    fn finish_with(self, reason: Option<&FinishReason>) -> Self::Output;
 }
 
-/// One tool call: its name and id as sent, and its arguments' stream.
-pub struct ToolCall<T: crate::Streamable> {
-    /// The tool's name, if the provider sent it.
-    pub name: Option<String>,
-    /// The call id, if the provider sent it.
-    pub id: Option<String>,
-    /// The arguments, streaming.
-    pub stream: crate::Stream<T>,
-}
-
-type ToolResult<T> = Result<<T as crate::Streamable>::Value, crate::StreamError<T>>;
-
-impl<T> ToolStreams<T>
-where
-    T: crate::Streamable,
-    T::Draft: Default,
-{
-    /// No calls yet.
-    pub fn new() -> Self {
-        ToolStreams {
-            calls: std::collections::BTreeMap::new(),
+impl<T: crate::StreamingModel> FinishWith for crate::TypedStream<T> {
+    type Output = Result<T::Value, crate::StreamError<T>>;
+    fn finish_with(self, reason: Option<&FinishReason>) -> Self::Output {
+        match reason.and_then(FinishReason::cut_cause) {
+            Some(cause) => self.finish_cut(cause),
+            None => self.finish(),
         }
     }
-
-    fn call(&mut self, index: usize) -> &mut ToolCall<T> {
-        self.calls.entry(index).or_insert_with(|| ToolCall {
-            name: None,
-            id: None,
-            stream: crate::Stream::new(),
-        })
-    }
-
-    /// Routes one delta; returns the fields that settled in that call, with its index.
-    pub fn feed(&mut self, delta: &Delta) -> Result<Vec<(usize, T::Field)>, crate::Error> {
-        match delta {
-            Delta::ToolStart { index, id, name } => {
-                let call = self.call(*index);
-                call.id = id.clone().or(call.id.take());
-                call.name = name.clone().or(call.name.take());
-                Ok(Vec::new())
-            }
-            Delta::Text {
-                channel: Channel::Tool(index),
-                text,
-            } => {
-                let index = *index;
-                let fields = self.call(index).stream.feed(text.as_bytes())?;
-                Ok(fields.map(|f| (index, f)).collect())
-            }
-            _ => Ok(Vec::new()),
-        }
-    }
-
-    /// The calls so far, by index.
-    pub fn calls(&self) -> impl Iterator<Item = (usize, &ToolCall<T>)> {
-        self.calls.iter().map(|(i, c)| (*i, c))
-    }
-
-    /// Ends every call the way the provider ended the response.
-    pub fn finish(self, reason: Option<&FinishReason>) -> Vec<(usize, ToolResult<T>)> {
-        self.calls
-            .into_iter()
-            .map(|(i, call)| {
-                let result = match reason {
-                    Some(reason) => call.stream.finish_after(reason),
-                    None => call.stream.finish(),
-                };
-                (i, result)
-            })
-            .collect()
-    }
 }
 
-impl<T> Default for ToolStreams<T>
-where
-    T: crate::Streamable,
-    T::Draft: Default,
-{
-    fn default() -> Self {
-        Self::new()
+impl FinishWith for crate::DynamicStream {
+    type Output = Result<crate::PartialValue, crate::DynamicError>;
+    fn finish_with(self, reason: Option<&FinishReason>) -> Self::Output {
+        match reason.and_then(FinishReason::cut_cause) {
+            Some(cause) => self.finish_cut(cause),
+            None => self.finish(),
+        }
     }
 }

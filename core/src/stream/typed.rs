@@ -1,0 +1,304 @@
+//! [`TypedStream<T>`]: the driver for any [`StreamingModel`] root.
+
+use super::outcome::{FeedError, Fields, Partial, StreamError};
+use crate::error::Error;
+use crate::options::Options;
+use crate::scanner::{Scanner, Warning};
+use crate::typed::{Shape, StreamingModel, TypedSink};
+use crate::validate;
+use std::fmt;
+
+/// A callback registered with [`TypedStream::on_field`].
+type Handler<T> = Box<dyn FnMut(&<T as StreamingModel>::Field) + Send>;
+
+/// A typed stream: feed chunks, read the draft, match on what settled, finish with the
+/// strict value.
+///
+/// `T` is the root: a derived model, or `Vec<Model>` to receive each element the moment it
+/// settles.
+///
+/// ```
+/// use settled::{Item, TypedStream};
+///
+/// let mut stream = TypedStream::<Vec<u32>>::new();
+/// let settled: Vec<_> = stream.feed(b"Numbers: [1, 22, 3")?.collect();
+/// assert_eq!(settled, [Item::Element(0, 1), Item::Element(1, 22)]);
+/// assert_eq!(stream.draft(), &vec![1, 22]);
+/// stream.feed(b"]")?;
+/// assert_eq!(stream.finish()?, vec![1, 22, 3]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct TypedStream<T: StreamingModel> {
+    scanner: Scanner,
+    sink: TypedSink<T>,
+    handlers: Vec<Handler<T>>,
+    empty: T::Draft,
+    /// A fail-fast validation error: the stream is over.
+    failed: Option<Error>,
+}
+
+impl<T> TypedStream<T>
+where
+    T: StreamingModel,
+    T::Draft: Default,
+{
+    /// A lenient stream with the default [`Options`].
+    pub fn new() -> Self {
+        Self::with_options(Options::default())
+    }
+
+    /// A stream with `options`. Its depth cap is at most
+    /// [`SERDE_MAX_DEPTH`](crate::SERDE_MAX_DEPTH), the nesting serde_json reads.
+    pub fn with_options(mut options: Options) -> Self {
+        options.max_depth = options.max_depth.min(crate::options::SERDE_MAX_DEPTH);
+        let fail_fast = options.fail_fast;
+        let mut scanner = Scanner::new(options);
+        match T::SHAPE {
+            Shape::Object => scanner.expect_root(true),
+            Shape::Array => scanner.expect_root(false),
+            Shape::Any => {}
+        }
+        TypedStream {
+            scanner,
+            sink: TypedSink::new(fail_fast),
+            handlers: Vec::new(),
+            empty: T::Draft::default(),
+            failed: None,
+        }
+    }
+}
+
+impl<T: StreamingModel> TypedStream<T> {
+    /// Scans one chunk; returns what settled in it, in settling order. Callbacks
+    /// registered with [`TypedStream::on_field`] run before this returns.
+    ///
+    /// # Errors
+    ///
+    /// The scanner's errors, and (with [`Options::fail_fast`], the default)
+    /// [`ErrorKind::Validation`](crate::ErrorKind::Validation) in the chunk where a value
+    /// serde rejects settles (or the key of a duplicate or unknown field closes). The
+    /// error carries the fields that settled in the chunk before it; the draft keeps
+    /// everything read before it, and nothing after.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<Fields<T>, FeedError<T>> {
+        if let Some(error) = &self.failed {
+            return Err(FeedError::new(error.clone(), Vec::new()));
+        }
+        let before = self.sink.rejections.len();
+        let result = self.scanner.feed(chunk, &mut self.sink);
+        let fields = std::mem::take(&mut self.sink.fields);
+        self.run_handlers(&fields);
+        if let Err(error) = result {
+            return Err(FeedError::new(error, fields));
+        }
+        if self.scanner.options().fail_fast {
+            if let Some(rejection) = self.sink.rejections.get(before) {
+                let error = validate::rejection(&self.scanner, rejection);
+                self.failed = Some(error.clone());
+                return Err(FeedError::new(error, fields));
+            }
+        }
+        Ok(Fields::new(fields))
+    }
+
+    fn run_handlers(&mut self, fields: &[T::Field]) {
+        for field in fields {
+            for handler in &mut self.handlers {
+                handler(field);
+            }
+        }
+    }
+
+    /// The draft: everything read so far, updated in place (empty until the value begins).
+    pub fn draft(&self) -> &T::Draft {
+        self.sink.slot.as_ref().unwrap_or(&self.empty)
+    }
+
+    /// The value has begun: [`TypedStream::draft`] shows it.
+    pub fn has_begun(&self) -> bool {
+        self.sink.slot.is_some()
+    }
+
+    /// Calls `handler` for every field as it settles, inside [`TypedStream::feed`].
+    pub fn on_field(&mut self, handler: impl FnMut(&T::Field) + Send + 'static) -> &mut Self {
+        self.handlers.push(Box::new(handler));
+        self
+    }
+
+    /// Bytes fed so far, prose included.
+    pub fn offset(&self) -> u64 {
+        self.scanner.offset()
+    }
+
+    /// What was tolerated: a second JSON value after the root.
+    pub fn warnings(&self) -> &[Warning] {
+        self.scanner.warnings()
+    }
+
+    /// Every required field (serde's notion: no default, and not an `Option`) has
+    /// settled: the caller may stop reading (cancel the request) and call
+    /// [`TypedStream::finish_early`].
+    pub fn is_satisfied(&self) -> bool {
+        if self.failed.is_some() || self.scanner.error().is_some() {
+            return false;
+        }
+        match self.sink.done {
+            Some(ok) => ok && self.sink.rejections.is_empty(),
+            None => {
+                T::MODEL
+                    && self.sink.slot.is_some()
+                    && self.sink.rejections.is_empty()
+                    && T::missing(self.sink.slot.as_ref()).is_empty()
+            }
+        }
+    }
+
+    /// The required fields that have not settled yet.
+    pub fn missing(&self) -> Vec<T::Name> {
+        T::missing(self.sink.slot.as_ref())
+    }
+
+    /// Ends the input and returns the strict value: the draft taken apart (serde read
+    /// each value as it settled; nothing is parsed again).
+    ///
+    /// # Errors
+    ///
+    /// A cut is never silent: input that ends inside the value is
+    /// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated), with the last draft and the
+    /// required fields that never settled, even when every required field has (a
+    /// half-written optional field would be lost). To stop reading on purpose once the
+    /// required fields are in, call [`TypedStream::finish_early`]. A value serde rejected
+    /// is [`ErrorKind::Validation`](crate::ErrorKind::Validation) with its path.
+    pub fn finish(mut self) -> Result<T::Value, StreamError<T>> {
+        if let Some(error) = self.failed.take() {
+            return Err(self.fail(error));
+        }
+        let before = self.sink.fields.len();
+        let result = self.scanner.finish(&mut self.sink);
+        let fields = self.sink.fields.split_off(before);
+        self.run_handlers(&fields);
+        if let Err(error) = result {
+            return Err(self.fail(error));
+        }
+        if let Some(rejection) = self.sink.rejections.first() {
+            let error = validate::rejection(&self.scanner, rejection);
+            return Err(self.fail(error));
+        }
+        match self.sink.take_value() {
+            Some(Ok(value)) => Ok(value),
+            Some(Err(rejected)) => {
+                let error = validate::rejected_root(&self.scanner, &rejected);
+                Err(self.fail(error))
+            }
+            None => {
+                let error = validate::rejected_root(&self.scanner, &missing_root());
+                Err(self.fail(error))
+            }
+        }
+    }
+
+    /// Ends the stream before its input ended, on purpose (the caller has what it needs
+    /// and cancels the request): the value made of the root object's members that have
+    /// settled. A member still being written is left out (optional fields take their
+    /// defaults), so call it once [`TypedStream::is_satisfied`]; a complete input gives
+    /// what [`TypedStream::finish`] gives.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) with the missing fields when
+    /// a required field has not settled; the stream's own error if it failed.
+    pub fn finish_early(mut self) -> Result<T::Value, StreamError<T>> {
+        if self.sink.done.is_none() && self.is_satisfied() {
+            if let Some(draft) = self.sink.slot.take() {
+                return match T::into_value(draft) {
+                    Ok(value) => Ok(value),
+                    Err(rejected) => {
+                        let error = validate::rejected_root(&self.scanner, &rejected);
+                        Err(self.fail(error))
+                    }
+                };
+            }
+        }
+        self.finish()
+    }
+
+    /// Ends the input early, for `cause` (a provider's token limit: `"length"`): input
+    /// that ends inside the value is a truncation that names the cause; a complete value
+    /// is returned as [`TypedStream::finish`] returns it.
+    ///
+    /// # Errors
+    ///
+    /// As [`TypedStream::finish`], the truncation naming `cause`.
+    pub fn finish_cut(mut self, cause: &'static str) -> Result<T::Value, StreamError<T>> {
+        if self.failed.is_none() {
+            if let Err(error) = self.scanner.cut(cause, &mut self.sink) {
+                return Err(self.fail(error));
+            }
+        }
+        self.finish()
+    }
+
+    /// Ends the input and returns the draft marked as partial: which fields settled, which
+    /// required ones are missing, and the error if the value is not complete and valid.
+    pub fn finish_partial(mut self) -> Partial<T> {
+        let mut error = self.failed.take();
+        if error.is_none() {
+            error = self.scanner.finish(&mut self.sink).err();
+        }
+        if error.is_none() {
+            error = self
+                .sink
+                .rejections
+                .first()
+                .map(|r| validate::rejection(&self.scanner, r));
+        }
+        if error.is_none() && self.sink.done != Some(true) {
+            error = Some(validate::rejected_root(&self.scanner, &missing_root()));
+        }
+        let draft = self.sink.slot.take();
+        Partial {
+            settled: T::settled(draft.as_ref()),
+            missing: T::missing(draft.as_ref()),
+            draft,
+            error,
+        }
+    }
+
+    fn fail(&mut self, error: Error) -> StreamError<T> {
+        let missing = T::missing(self.sink.slot.as_ref());
+        StreamError::new(error, self.sink.slot.take(), missing)
+    }
+
+    #[cfg_attr(not(feature = "futures"), allow(dead_code))]
+    /// The error a failed [`TypedStream::feed`] ends the stream with, with the last
+    /// draft (a clone: the stream keeps its own).
+    pub(crate) fn failure(&self, error: Error) -> StreamError<T> {
+        StreamError::new(error, self.sink.slot.clone(), self.missing())
+    }
+}
+
+/// The root was rejected without a reason of its own (a member was, and said so).
+fn missing_root() -> crate::typed::protocol_items::Rejected {
+    crate::typed::protocol_items::Rejected {
+        error: serde::de::Error::custom("the value does not match the type"),
+        span: 0..0,
+    }
+}
+
+impl<T> Default for TypedStream<T>
+where
+    T: StreamingModel,
+    T::Draft: Default,
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: StreamingModel> fmt::Debug for TypedStream<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TypedStream")
+            .field("offset", &self.scanner.offset())
+            .field("draft", &self.sink.slot)
+            .finish_non_exhaustive()
+    }
+}

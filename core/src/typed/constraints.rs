@@ -1,0 +1,219 @@
+//! What `#[settled(...)]` constraints measure, chosen by trait (a type alias works; a type
+//! the constraint does not apply to is a compile error at the attribute), and the schema
+//! of an atomic field's type.
+
+use super::StreamingModel;
+use crate::schema::{Schema, SchemaGen};
+
+/// Values `min_items`/`max_items` count: sequences (an absent optional value is not
+/// counted).
+#[diagnostic::on_unimplemented(
+    message = "`min_items` and `max_items` count the elements of a sequence, and `{Self}` is not one",
+    label = "not a sequence",
+    note = "use `min_length`/`max_length` for a string, `minimum`/`maximum` for a number"
+)]
+pub trait Items {
+    /// The number of elements, if there is a value.
+    fn items(&self) -> Option<usize>;
+}
+
+impl<T> Items for Vec<T> {
+    fn items(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+
+/// Values `min_length`/`max_length` measure: strings, in characters.
+#[diagnostic::on_unimplemented(
+    message = "`min_length` and `max_length` measure a string, and `{Self}` is not one",
+    label = "not a string",
+    note = "use `min_items`/`max_items` for a sequence, `minimum`/`maximum` for a number"
+)]
+pub trait Length {
+    /// The number of characters, if there is a value.
+    fn length(&self) -> Option<usize>;
+}
+
+impl Length for String {
+    fn length(&self) -> Option<usize> {
+        Some(self.chars().count())
+    }
+}
+
+impl Length for Box<str> {
+    fn length(&self) -> Option<usize> {
+        Some(self.chars().count())
+    }
+}
+
+/// Values `minimum`/`maximum` compare: numbers.
+#[diagnostic::on_unimplemented(
+    message = "`minimum` and `maximum` bound a number, and `{Self}` is not one",
+    label = "not a number",
+    note = "use `min_length`/`max_length` for a string, `min_items`/`max_items` for a sequence"
+)]
+pub trait Number {
+    /// The value as `f64`, if there is one.
+    fn number(&self) -> Option<f64>;
+}
+
+macro_rules! numbers {
+    ($($t:ty),*) => {$(
+        impl Number for $t {
+            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
+            fn number(&self) -> Option<f64> {
+                Some(*self as f64)
+            }
+        }
+    )*};
+}
+
+numbers!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
+
+macro_rules! through {
+    ($($trait:ident :: $method:ident -> $out:ty),*) => {$(
+        impl<T: $trait> $trait for Option<T> {
+            fn $method(&self) -> Option<$out> {
+                self.as_ref().and_then($trait::$method)
+            }
+        }
+        impl<T: $trait> $trait for Box<T> {
+            fn $method(&self) -> Option<$out> {
+                (**self).$method()
+            }
+        }
+    )*};
+}
+
+through!(Items::items -> usize, Length::length -> usize, Number::number -> f64);
+
+/// "expected at least 1 item, got 0"
+fn bound(measured: f64, min: Option<f64>, max: Option<f64>, unit: &str) -> Result<(), String> {
+    let describe = |n: f64| {
+        let unit = if n == 1.0 {
+            unit.trim_end_matches('s')
+        } else {
+            unit
+        };
+        if unit.is_empty() {
+            format!("{n}")
+        } else {
+            format!("{n} {unit}")
+        }
+    };
+    if let Some(min) = min.filter(|&min| measured < min) {
+        return Err(format!(
+            "expected at least {}, got {measured}",
+            describe(min)
+        ));
+    }
+    if let Some(max) = max.filter(|&max| measured > max) {
+        return Err(format!(
+            "expected at most {}, got {measured}",
+            describe(max)
+        ));
+    }
+    Ok(())
+}
+
+/// `min_items`/`max_items`.
+#[allow(clippy::cast_precision_loss)]
+pub fn check_items<V: Items>(value: &V, min: Option<f64>, max: Option<f64>) -> Result<(), String> {
+    match value.items() {
+        Some(n) => bound(n as f64, min, max, "items"),
+        None => Ok(()),
+    }
+}
+
+/// `min_length`/`max_length`.
+#[allow(clippy::cast_precision_loss)]
+pub fn check_length<V: Length>(
+    value: &V,
+    min: Option<f64>,
+    max: Option<f64>,
+) -> Result<(), String> {
+    match value.length() {
+        Some(n) => bound(n as f64, min, max, "characters"),
+        None => Ok(()),
+    }
+}
+
+/// `minimum`/`maximum`.
+pub fn check_range<V: Number>(value: &V, min: Option<f64>, max: Option<f64>) -> Result<(), String> {
+    match value.number() {
+        Some(n) => bound(n, min, max, ""),
+        None => Ok(()),
+    }
+}
+
+/// The schema of an atomic field's type: its `StreamingModel` schema when it has one,
+/// else any value. Chosen by trait at the field's concrete type (autoref specialization):
+/// `(&&SchemaOf::<T>::new()).schema(generator)`.
+pub struct SchemaOf<T: ?Sized>(std::marker::PhantomData<fn() -> Box<T>>);
+
+impl<T: ?Sized> SchemaOf<T> {
+    /// The probe.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        SchemaOf(std::marker::PhantomData)
+    }
+}
+
+/// `T` describes itself.
+pub trait SchemaOfModel {
+    /// `T`'s schema.
+    fn schema(&self, generator: &mut SchemaGen) -> Schema;
+    /// `T` has a schema of its own.
+    fn described(&self) -> bool;
+}
+
+impl<T: StreamingModel> SchemaOfModel for &SchemaOf<T> {
+    fn schema(&self, generator: &mut SchemaGen) -> Schema {
+        T::schema(generator)
+    }
+    fn described(&self) -> bool {
+        true
+    }
+}
+
+/// `T` has no schema of its own: any value.
+pub trait SchemaOfAnything {
+    /// `{}`.
+    fn schema(&self, generator: &mut SchemaGen) -> Schema;
+    /// `T` has no schema of its own.
+    fn described(&self) -> bool;
+}
+
+impl<T: ?Sized> SchemaOfAnything for SchemaOf<T> {
+    fn schema(&self, _: &mut SchemaGen) -> Schema {
+        Schema::Object(crate::schema::Object::new())
+    }
+    fn described(&self) -> bool {
+        false
+    }
+}
+
+/// Under `#[settled(strict)]`: a field type OpenAI's strict structured outputs cannot
+/// describe fails to compile, with the reason (evaluated in a `const`).
+#[allow(clippy::panic)] // at compile time: the panic is the compile error
+pub const fn strict<T: StreamingModel>() {
+    if let Some(reason) = T::STRICT_UNSUPPORTED {
+        panic!("{}", reason);
+    }
+}
+
+/// Under `#[settled(strict)]`: an atomic field's type must describe itself (derive
+/// `StreamingModel` for it, or use a std type), or its schema would accept anything.
+pub const fn strict_atomic<T: Described>() {}
+
+/// A type with a schema of its own.
+#[diagnostic::on_unimplemented(
+    message = "`#[settled(strict)]`: the atomic field's type `{Self}` has no schema, so strict structured outputs could not constrain it",
+    label = "no schema for this type",
+    note = "derive `StreamingModel` for the type, or use a std type"
+)]
+pub trait Described {}
+
+impl<T: StreamingModel> Described for T {}

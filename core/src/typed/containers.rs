@@ -1,0 +1,455 @@
+//! `Vec<T>` and maps with string keys: elements and entries appear as they begin and
+//! report themselves as they settle.
+
+use super::StreamingModel;
+use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot};
+use crate::path::Step;
+use crate::schema::{Schema, SchemaGen};
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap};
+use std::convert::Infallible;
+use std::marker::PhantomData;
+
+/// What settles inside a `Vec<T>`.
+///
+/// An element's index is its position in the draft (an element serde rejected without
+/// fail-fast has no draft and takes no index), so `draft[i]` is the element an event
+/// names.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item<V, F> {
+    /// Element `index` settled with this strict value (a copy: the draft keeps its own).
+    Element(usize, V),
+    /// Inside element `index`, something settled (a field of a model element).
+    Inner(usize, F),
+}
+
+/// The open element's draft: the vector's last element once pushed.
+struct Tail<'s, D> {
+    items: &'s mut Vec<D>,
+    pushed: &'s mut bool,
+}
+
+impl<D> Slot<D> for Tail<'_, D> {
+    fn get(&mut self) -> Option<&mut D> {
+        if *self.pushed {
+            self.items.last_mut()
+        } else {
+            None
+        }
+    }
+    fn set(&mut self, draft: D) {
+        match self.items.last_mut() {
+            Some(last) if *self.pushed => *last = draft,
+            _ => {
+                self.items.push(draft);
+                *self.pushed = true;
+            }
+        }
+    }
+}
+
+/// The frame of a vector.
+struct VecFrame<T: StreamingModel> {
+    /// An element is open.
+    open: bool,
+    /// The open element's draft has been pushed onto the vector.
+    pushed: bool,
+    /// The open element's index in the JSON array (for error paths), and the count begun.
+    index: usize,
+    begun: usize,
+    /// The open element's position in the draft: the index events report.
+    position: usize,
+    member: Member,
+    outbox: Option<Item<T::Value, T::Field>>,
+}
+
+impl<T: StreamingModel> VecFrame<T> {
+    fn new() -> Self {
+        VecFrame {
+            open: false,
+            pushed: false,
+            index: 0,
+            begun: 0,
+            position: 0,
+            member: Member::default(),
+            outbox: None,
+        }
+    }
+
+    /// The open element settled (or was rejected).
+    fn element_done(&mut self, value: Result<T::Value, Rejected>, out: &mut Out) {
+        let position = self.position;
+        self.open = false;
+        if self.pushed {
+            self.position += 1;
+        }
+        match value {
+            Ok(value) => {
+                self.outbox = Some(Item::Element(position, value));
+                out.emit();
+            }
+            Err(rejected) => out.reject_member(rejected),
+        }
+    }
+}
+
+impl<T: StreamingModel> Frame for VecFrame<T> {
+    fn event(&mut self, event: &Event<'_>, draft: &mut dyn Any, out: &mut Out) -> FrameFlow {
+        let Some(items) = draft.downcast_mut::<Vec<T::Draft>>() else {
+            return FrameFlow::More;
+        };
+        if !self.open {
+            if let Event::EndArray(raw) = event {
+                out.closed = Some(raw.span());
+                return FrameFlow::Done(true);
+            }
+            self.open = true;
+            self.pushed = false;
+            self.member = Member::default();
+            self.index = self.begun;
+            self.begun += 1;
+        }
+        let mut tail = Tail {
+            items,
+            pushed: &mut self.pushed,
+        };
+        match T::step(&mut self.member, event, &mut tail) {
+            Flow::More => FrameFlow::More,
+            Flow::Push(frame) => FrameFlow::Push(frame),
+            Flow::Done(value) => {
+                self.element_done(value, out);
+                FrameFlow::More
+            }
+        }
+    }
+
+    fn child_done(
+        &mut self,
+        draft: &mut dyn Any,
+        ok: bool,
+        _span: std::ops::Range<usize>,
+        out: &mut Out,
+    ) {
+        let value = match draft.downcast_mut::<Vec<T::Draft>>().and_then(|v| v.last()) {
+            Some(last) if ok => T::to_value(last),
+            _ => {
+                self.open = false;
+                if self.pushed {
+                    self.position += 1;
+                }
+                return;
+            }
+        };
+        self.element_done(value, out);
+    }
+
+    fn child_draft<'d>(&mut self, draft: &'d mut dyn Any) -> Option<&'d mut dyn Any> {
+        let last = draft.downcast_mut::<Vec<T::Draft>>()?.last_mut()?;
+        T::frame_draft(last)
+    }
+
+    fn wrap(&mut self, child: &mut dyn Any) -> bool {
+        let Some(field) = child
+            .downcast_mut::<Option<T::Field>>()
+            .and_then(Option::take)
+        else {
+            return false;
+        };
+        self.outbox = Some(Item::Inner(self.position, field));
+        true
+    }
+
+    fn outbox(&mut self) -> &mut dyn Any {
+        &mut self.outbox
+    }
+
+    fn path<'s>(&'s self, steps: &mut Vec<Step<'s>>) {
+        steps.push(Step::Index(self.index));
+    }
+}
+
+impl<T: StreamingModel> StreamingModel for Vec<T> {
+    type Value = Vec<T::Value>;
+    type Draft = Vec<T::Draft>;
+    type Field = Item<T::Value, T::Field>;
+    type Name = Infallible;
+
+    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
+    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+    const STRICT_UNSUPPORTED: Option<&'static str> = T::STRICT_UNSUPPORTED;
+    const SHAPE: super::Shape = super::Shape::Array;
+
+    fn schema(generator: &mut SchemaGen) -> Schema {
+        Schema::object([
+            ("type", Schema::from("array")),
+            ("items", T::schema(generator)),
+        ])
+    }
+
+    fn step(
+        member: &mut Member,
+        event: &Event<'_>,
+        slot: &mut dyn Slot<Self::Draft>,
+    ) -> Flow<Self::Value> {
+        if member.level() == 0 && matches!(event, Event::BeginArray) {
+            slot.set(Vec::new());
+            return Flow::Push(Box::new(VecFrame::<T>::new()));
+        }
+        member.follow(event)
+    }
+
+    fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {
+        Some(draft)
+    }
+
+    fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
+        draft.iter().map(T::to_value).collect()
+    }
+
+    fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
+        draft.into_iter().map(T::into_value).collect()
+    }
+}
+
+/// What settles inside a map.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry<V, F> {
+    /// The entry `key` settled with this strict value (a copy: the draft keeps its own).
+    Value(String, V),
+    /// Inside the entry `key`, something settled.
+    Inner(String, F),
+}
+
+/// The map operations a map frame needs, shared by `HashMap` and `BTreeMap`.
+trait DraftMap<D>: Default + 'static {
+    fn entry_mut(&mut self, key: &str) -> Option<&mut D>;
+    fn entry(&self, key: &str) -> Option<&D>;
+    fn put(&mut self, key: String, draft: D);
+}
+
+impl<D: 'static> DraftMap<D> for HashMap<String, D> {
+    fn entry_mut(&mut self, key: &str) -> Option<&mut D> {
+        self.get_mut(key)
+    }
+    fn entry(&self, key: &str) -> Option<&D> {
+        self.get(key)
+    }
+    fn put(&mut self, key: String, draft: D) {
+        self.insert(key, draft);
+    }
+}
+
+impl<D: 'static> DraftMap<D> for BTreeMap<String, D> {
+    fn entry_mut(&mut self, key: &str) -> Option<&mut D> {
+        self.get_mut(key)
+    }
+    fn entry(&self, key: &str) -> Option<&D> {
+        self.get(key)
+    }
+    fn put(&mut self, key: String, draft: D) {
+        self.insert(key, draft);
+    }
+}
+
+/// The open entry's draft, put when its value begins.
+struct EntrySlot<'s, M> {
+    map: &'s mut M,
+    key: &'s str,
+}
+
+impl<M: DraftMap<D>, D> Slot<D> for EntrySlot<'_, M> {
+    fn get(&mut self) -> Option<&mut D> {
+        self.map.entry_mut(self.key)
+    }
+    fn set(&mut self, draft: D) {
+        self.map.put(self.key.to_owned(), draft);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MapPhase {
+    Open,
+    Value,
+    /// The value of a refused (duplicate) key.
+    Skip,
+}
+
+/// The frame of a map: `M` is the draft map.
+struct MapFrame<T: StreamingModel, M> {
+    phase: MapPhase,
+    key: String,
+    member: Member,
+    outbox: Option<Entry<T::Value, T::Field>>,
+    map: PhantomData<fn() -> M>,
+}
+
+impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
+    fn event(&mut self, event: &Event<'_>, draft: &mut dyn Any, out: &mut Out) -> FrameFlow {
+        let Some(map) = draft.downcast_mut::<M>() else {
+            return FrameFlow::More;
+        };
+        match (self.phase, event) {
+            (MapPhase::Open, Event::EndObject(raw)) => {
+                out.closed = Some(raw.span());
+                return FrameFlow::Done(true);
+            }
+            (MapPhase::Open, Event::Key(key, raw)) => {
+                self.key.clear();
+                self.key.push_str(key);
+                self.member = Member::default();
+                if map.entry(key).is_some() {
+                    // serde would keep the last value; the first has settled and been
+                    // reported, and a settled value never changes: refused.
+                    let message =
+                        format_args!("duplicate key `{key}`: its first value has settled");
+                    out.reject_member(Rejected::custom(message, *raw));
+                    self.phase = MapPhase::Skip;
+                } else {
+                    self.phase = MapPhase::Value;
+                }
+            }
+            (MapPhase::Value, _) => {
+                let mut slot = EntrySlot {
+                    map,
+                    key: &self.key,
+                };
+                match T::step(&mut self.member, event, &mut slot) {
+                    Flow::More => {}
+                    Flow::Push(frame) => return FrameFlow::Push(frame),
+                    Flow::Done(value) => self.entry_done(value, out),
+                }
+            }
+            (MapPhase::Skip, _) => {
+                if self.member.track(event).is_some() {
+                    self.phase = MapPhase::Open;
+                }
+            }
+            (MapPhase::Open, _) => {}
+        }
+        FrameFlow::More
+    }
+
+    fn child_done(
+        &mut self,
+        draft: &mut dyn Any,
+        ok: bool,
+        _span: std::ops::Range<usize>,
+        out: &mut Out,
+    ) {
+        let value = match draft.downcast_mut::<M>().and_then(|m| m.entry(&self.key)) {
+            Some(entry) if ok => T::to_value(entry),
+            _ => {
+                self.phase = MapPhase::Open;
+                return;
+            }
+        };
+        self.entry_done(value, out);
+    }
+
+    fn child_draft<'d>(&mut self, draft: &'d mut dyn Any) -> Option<&'d mut dyn Any> {
+        let entry = draft.downcast_mut::<M>()?.entry_mut(&self.key)?;
+        T::frame_draft(entry)
+    }
+
+    fn wrap(&mut self, child: &mut dyn Any) -> bool {
+        let Some(field) = child
+            .downcast_mut::<Option<T::Field>>()
+            .and_then(Option::take)
+        else {
+            return false;
+        };
+        self.outbox = Some(Entry::Inner(self.key.clone(), field));
+        true
+    }
+
+    fn outbox(&mut self) -> &mut dyn Any {
+        &mut self.outbox
+    }
+
+    fn path<'s>(&'s self, steps: &mut Vec<Step<'s>>) {
+        steps.push(Step::Key(&self.key));
+    }
+}
+
+impl<T: StreamingModel, M> MapFrame<T, M> {
+    fn new() -> Self {
+        MapFrame {
+            phase: MapPhase::Open,
+            key: String::new(),
+            member: Member::default(),
+            outbox: None,
+            map: PhantomData,
+        }
+    }
+
+    fn entry_done(&mut self, value: Result<T::Value, Rejected>, out: &mut Out) {
+        self.phase = MapPhase::Open;
+        match value {
+            Ok(value) => {
+                self.outbox = Some(Entry::Value(self.key.clone(), value));
+                out.emit();
+            }
+            Err(rejected) => out.reject_member(rejected),
+        }
+    }
+}
+
+/// `HashMap` and `BTreeMap` with `String` keys stream the same way.
+macro_rules! string_keyed_map {
+    ($($map:ident),*) => {$(
+        impl<T: StreamingModel> StreamingModel for $map<String, T> {
+            type Value = $map<String, T::Value>;
+            type Draft = $map<String, T::Draft>;
+            type Field = Entry<T::Value, T::Field>;
+            type Name = Infallible;
+
+            const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
+            const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+            const SHAPE: super::Shape = super::Shape::Object;
+            const STRICT_UNSUPPORTED: Option<&'static str> = Some(
+                "a map has free-form keys, and strict structured outputs require every object \
+                 to list its properties (`additionalProperties: false`); use a struct, or a \
+                 `Vec` of key/value structs",
+            );
+
+            fn schema(generator: &mut SchemaGen) -> Schema {
+                Schema::object([
+                    ("type", Schema::from("object")),
+                    ("additionalProperties", T::schema(generator)),
+                ])
+            }
+
+            fn step(
+                member: &mut Member,
+                event: &Event<'_>,
+                slot: &mut dyn Slot<Self::Draft>,
+            ) -> Flow<Self::Value> {
+                if member.level() == 0 && matches!(event, Event::BeginObject) {
+                    slot.set($map::default());
+                    return Flow::Push(Box::new(MapFrame::<T, Self::Draft>::new()));
+                }
+                member.follow(event)
+            }
+
+            fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {
+                Some(draft)
+            }
+
+            fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
+                draft
+                    .iter()
+                    .map(|(k, d)| Ok((k.clone(), T::to_value(d)?)))
+                    .collect()
+            }
+
+            fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
+                draft
+                    .into_iter()
+                    .map(|(k, d)| Ok((k, T::into_value(d)?)))
+                    .collect()
+            }
+        }
+    )*};
+}
+
+string_keyed_map!(HashMap, BTreeMap);

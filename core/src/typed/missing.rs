@@ -1,0 +1,173 @@
+//! A model's fields at the end: the settled ones taken from the draft, the others as serde
+//! has them (a default, `None` for an `Option`, or a "missing field" error).
+
+use super::StreamingModel;
+use super::protocol::Rejected;
+use serde::de::{Deserialize, Deserializer, Visitor};
+
+/// What serde makes of a field that never came: the same deserializer serde's derive
+/// uses, so `Option<T>` (and any type that reads a missing value as none) is `None` and
+/// anything else is serde's "missing field" error.
+struct Missing(&'static str);
+
+impl<'de> Deserializer<'de> for Missing {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::missing_field(self.0))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_none()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
+        ignored_any
+    }
+}
+
+/// serde's value for the field `name` that never came.
+pub fn missing<V: for<'de> Deserialize<'de>>(name: &'static str) -> Result<V, serde_json::Error> {
+    V::deserialize(Missing(name))
+}
+
+/// serde requires the field `name` of type `V` (a missing value is an error, unlike an
+/// `Option`'s): decided by `V`'s `Deserialize`, not by its spelling.
+pub fn is_required<V: for<'de> Deserialize<'de>>(name: &'static str) -> bool {
+    missing::<V>(name).is_err()
+}
+
+/// At an object's end: serde's verdict on field `name` if it never came.
+pub fn require<V: for<'de> Deserialize<'de>>(
+    settled: bool,
+    name: &'static str,
+) -> Result<(), serde_json::Error> {
+    if settled {
+        return Ok(());
+    }
+    missing::<V>(name).map(drop)
+}
+
+/// At an object's end, for a field read by a function of the user's: serde requires it
+/// (whatever its type) unless it has a default.
+pub fn require_present(settled: bool, name: &'static str) -> Result<(), serde_json::Error> {
+    if settled {
+        return Ok(());
+    }
+    Err(serde::de::Error::missing_field(name))
+}
+
+/// The settled (or, `settled == false`, the missing required) fields of a draft whose
+/// settled set is `set`, among `all`.
+pub fn names<N: Copy>(
+    set: Option<super::FieldSet>,
+    all: &[N],
+    required: fn(N) -> bool,
+    settled: bool,
+) -> Vec<N> {
+    all.iter()
+        .enumerate()
+        .filter(|&(i, &name)| {
+            let done = set.is_some_and(|s| s.contains(i));
+            if settled {
+                done
+            } else {
+                !done && required(name)
+            }
+        })
+        .map(|(_, &name)| name)
+        .collect()
+}
+
+fn rejected(error: serde_json::Error) -> Rejected {
+    Rejected { error, span: 0..0 }
+}
+
+/// A field of the final value: its draft taken apart if it settled, else serde's value for
+/// a missing field.
+pub fn take<F: StreamingModel>(
+    draft: Option<F::Draft>,
+    settled: bool,
+    name: &'static str,
+) -> Result<F::Value, Rejected> {
+    match draft {
+        Some(draft) if settled => F::into_value(draft),
+        _ => missing(name).map_err(rejected),
+    }
+}
+
+/// A field with a default (`#[serde(default)]`, skipped fields): its draft taken apart if
+/// it settled, else the default.
+pub fn take_or<F: StreamingModel>(
+    draft: Option<F::Draft>,
+    settled: bool,
+    default: impl FnOnce() -> F::Value,
+) -> Result<F::Value, Rejected> {
+    match draft {
+        Some(draft) if settled => F::into_value(draft),
+        _ => Ok(default()),
+    }
+}
+
+/// A field read by a function of the user's: its draft taken apart if it settled, else
+/// serde's "missing field".
+pub fn take_present<F: StreamingModel>(
+    draft: Option<F::Draft>,
+    settled: bool,
+    name: &'static str,
+) -> Result<F::Value, Rejected> {
+    match draft {
+        Some(draft) if settled => F::into_value(draft),
+        _ => Err(rejected(serde::de::Error::missing_field(name))),
+    }
+}
+
+/// [`take_present`], copying the draft (for an event).
+pub fn take_ref_present<F: StreamingModel>(
+    draft: &Option<F::Draft>,
+    settled: bool,
+    name: &'static str,
+) -> Result<F::Value, Rejected> {
+    match draft {
+        Some(draft) if settled => F::to_value(draft),
+        _ => Err(rejected(serde::de::Error::missing_field(name))),
+    }
+}
+
+/// [`take`], copying the draft (for an event).
+pub fn take_ref<F: StreamingModel>(
+    draft: &Option<F::Draft>,
+    settled: bool,
+    name: &'static str,
+) -> Result<F::Value, Rejected> {
+    match draft {
+        Some(draft) if settled => F::to_value(draft),
+        _ => missing(name).map_err(rejected),
+    }
+}
+
+/// [`take_or`], copying the draft (for an event).
+pub fn take_ref_or<F: StreamingModel>(
+    draft: &Option<F::Draft>,
+    settled: bool,
+    default: impl FnOnce() -> F::Value,
+) -> Result<F::Value, Rejected> {
+    match draft {
+        Some(draft) if settled => F::to_value(draft),
+        _ => Ok(default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_is_none_for_options_and_an_error_otherwise() {
+        assert_eq!(missing::<Option<u8>>("x").unwrap(), None);
+        let err = missing::<u8>("score").unwrap_err();
+        assert_eq!(err.to_string(), "missing field `score`");
+    }
+}

@@ -1,0 +1,241 @@
+//! The builder protocol: how scanner events reach the builder of the value they belong to.
+//!
+//! The typed sink keeps an explicit stack of frames, one per open container of a typed
+//! value; an event goes straight to the innermost frame (no chain of contexts), and a
+//! frame handles its members' leaves itself. Drafts stay in one tree owned by the sink;
+//! a frame reaches its own draft through its ancestors (`child_draft`), so no draft is
+//! ever moved out and back.
+
+use crate::path::Step;
+use crate::sink::Raw;
+use serde::de::DeserializeOwned;
+use std::any::Any;
+
+/// One scanner event, as a typed builder receives it.
+#[derive(Debug, Clone, Copy)]
+pub enum Event<'a> {
+    /// `{`
+    BeginObject,
+    /// `}`: the object closes; its clean text.
+    EndObject(Raw<'a>),
+    /// `[`
+    BeginArray,
+    /// `]`: the array closes; its clean text.
+    EndArray(Raw<'a>),
+    /// The key of the member whose value begins with the next value event (sent as soon
+    /// as the key closes), and the key's own text.
+    Key(&'a str, Raw<'a>),
+    /// A string value began.
+    BeginString,
+    /// More characters of the open string.
+    Fragment(&'a str),
+    /// The string closes.
+    EndString(Raw<'a>),
+    /// A complete number (its source text).
+    Number(&'a str, Raw<'a>),
+    /// A complete boolean.
+    Bool(bool, Raw<'a>),
+    /// A complete `null`.
+    Null(Raw<'a>),
+}
+
+/// Where a value's draft lives: an `Option` field of its parent's draft, the last element
+/// of a vector, a map entry, behind a box. Builders update it in place through this.
+pub trait Slot<D> {
+    /// The draft, if the value has begun.
+    fn get(&mut self) -> Option<&mut D>;
+    /// Puts (or replaces) the draft.
+    fn set(&mut self, draft: D);
+}
+
+impl<D> Slot<D> for Option<D> {
+    fn get(&mut self) -> Option<&mut D> {
+        self.as_mut()
+    }
+    fn set(&mut self, draft: D) {
+        *self = Some(draft);
+    }
+}
+
+/// The state of the one open member of a container (or of the root value) between events:
+/// how deep inside a value that settles whole the events are.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Member {
+    depth: u32,
+    /// The member's first event has been seen (`Option` decides on it).
+    pub(crate) begun: bool,
+}
+
+impl Member {
+    /// Containers and strings open inside the value (0 before it begins or once done).
+    pub fn level(&self) -> u32 {
+        self.depth
+    }
+
+    /// Feeds one event of a value followed whole; returns its clean text once complete.
+    pub fn track<'a>(&mut self, event: &Event<'a>) -> Option<Raw<'a>> {
+        match event {
+            Event::BeginObject | Event::BeginArray | Event::BeginString => {
+                self.depth += 1;
+                None
+            }
+            Event::EndObject(raw) | Event::EndArray(raw) | Event::EndString(raw) => {
+                self.depth = self.depth.saturating_sub(1);
+                (self.depth == 0).then_some(*raw)
+            }
+            Event::Number(_, raw) | Event::Bool(_, raw) | Event::Null(raw) => {
+                (self.depth == 0).then_some(*raw)
+            }
+            Event::Key(..) | Event::Fragment(_) => None,
+        }
+    }
+
+    /// Follows a value to its end and deserializes it then: for a value whose shape does
+    /// not match its type, serde says why.
+    pub fn follow<V: DeserializeOwned>(&mut self, event: &Event<'_>) -> Flow<V> {
+        match self.track(event) {
+            Some(raw) => Flow::Done(from_raw(raw)),
+            None => Flow::More,
+        }
+    }
+}
+
+/// What a builder reports after an event of its value.
+pub enum Flow<V> {
+    /// The value continues.
+    More,
+    /// The value is a container: this frame receives the events inside it, until it
+    /// closes; then the parent settles the value from its draft.
+    Push(Box<dyn Frame>),
+    /// The value settled: the strict value, or serde's reason for rejecting it.
+    Done(Result<V, Rejected>),
+}
+
+impl<V> Flow<V> {
+    /// The same flow with the settled value mapped.
+    pub fn map<W>(self, f: impl FnOnce(V) -> W) -> Flow<W> {
+        match self {
+            Flow::More => Flow::More,
+            Flow::Push(frame) => Flow::Push(frame),
+            Flow::Done(result) => Flow::Done(result.map(f)),
+        }
+    }
+}
+
+/// serde rejected a value (or a key): its error, and where the value sits in the clean
+/// buffer.
+#[derive(Debug)]
+pub struct Rejected {
+    /// serde's error (positions relative to the value's own text).
+    pub error: serde_json::Error,
+    /// The value's span in the clean buffer.
+    pub span: std::ops::Range<usize>,
+}
+
+impl Rejected {
+    /// serde's `message` about the value (or key) at `raw`.
+    pub fn custom(message: impl std::fmt::Display, raw: Raw<'_>) -> Self {
+        Rejected {
+            error: serde::de::Error::custom(message),
+            span: raw.span(),
+        }
+    }
+}
+
+/// Deserializes a settled value from its clean text.
+pub fn from_raw<V: DeserializeOwned>(raw: Raw<'_>) -> Result<V, Rejected> {
+    serde_json::from_slice(raw.bytes()).map_err(|error| Rejected {
+        error,
+        span: raw.span(),
+    })
+}
+
+/// The builder of a value that appears only when settled: follow it to its end, then
+/// deserialize it; the draft takes the value only if serde accepts it.
+pub fn atomic_step<T: DeserializeOwned + Clone>(
+    member: &mut Member,
+    event: &Event<'_>,
+    slot: &mut dyn Slot<T>,
+) -> Flow<T> {
+    match member.track(event) {
+        None => Flow::More,
+        Some(raw) => {
+            let value = from_raw::<T>(raw);
+            if let Ok(v) = &value {
+                slot.set(v.clone());
+            }
+            Flow::Done(value)
+        }
+    }
+}
+
+/// What a frame's events produce besides its draft: rejections (their paths are filled in
+/// from the stack by the sink) and the notice that its outbox holds a field.
+#[derive(Debug, Default)]
+pub struct Out {
+    /// Rejections at this frame: `true` for one of its members (the path includes the
+    /// member), `false` for the container itself.
+    pub(crate) rejected: Vec<(Rejected, bool)>,
+    /// The frame put a field in its outbox.
+    pub(crate) emitted: bool,
+    /// The span of the container that just closed (for its parent's checks).
+    pub(crate) closed: Option<std::ops::Range<usize>>,
+}
+
+impl Out {
+    /// A member of this frame's container was rejected.
+    pub fn reject_member(&mut self, rejected: Rejected) {
+        self.rejected.push((rejected, true));
+    }
+
+    /// This frame's container itself was rejected (a missing field at its close).
+    pub fn reject_own(&mut self, rejected: Rejected) {
+        self.rejected.push((rejected, false));
+    }
+
+    /// The frame's outbox holds a field to report.
+    pub fn emit(&mut self) {
+        self.emitted = true;
+    }
+}
+
+/// What a frame reports after an event.
+pub enum FrameFlow {
+    /// The container continues.
+    More,
+    /// A member's value is a container: its frame goes on top.
+    Push(Box<dyn Frame>),
+    /// The container closed (`false`: it was rejected).
+    Done(bool),
+}
+
+/// The builder of one open container of a typed value, type-erased so that frames of any
+/// types share one stack. Drafts are passed in as `dyn Any` and downcast to the frame's
+/// own draft type (a type id compare).
+pub trait Frame: Any + Send {
+    /// An event at this container's level: a key, a member's event, the closing bracket.
+    fn event(&mut self, event: &Event<'_>, draft: &mut dyn Any, out: &mut Out) -> FrameFlow;
+
+    /// The open member's frame (pushed by this frame) closed; `ok` if it was accepted.
+    /// `span` is the member's clean text.
+    fn child_done(
+        &mut self,
+        draft: &mut dyn Any,
+        ok: bool,
+        span: std::ops::Range<usize>,
+        out: &mut Out,
+    );
+
+    /// The open member's draft, for its frame.
+    fn child_draft<'d>(&mut self, draft: &'d mut dyn Any) -> Option<&'d mut dyn Any>;
+
+    /// Takes the field in `child`, the open member's frame's outbox, wraps it as one of this
+    /// frame's fields and puts it in this frame's outbox; false if there was none.
+    fn wrap(&mut self, child: &mut dyn Any) -> bool;
+
+    /// This frame's outbox: an `Option` of its type's field.
+    fn outbox(&mut self) -> &mut dyn Any;
+
+    /// The path from this container to the open member (or the member last rejected).
+    fn path<'s>(&'s self, steps: &mut Vec<Step<'s>>);
+}

@@ -1,0 +1,118 @@
+//! `Option<T>` and `Box<T>`: a value of `T`, nullable or boxed.
+
+use super::StreamingModel;
+use super::protocol::{Event, Flow, Member, Rejected, Slot};
+use crate::schema::{Schema, SchemaGen};
+use std::any::Any;
+use std::convert::Infallible;
+
+/// `null` shows as `Some(None)`; absent stays `None`.
+impl<T: StreamingModel> StreamingModel for Option<T> {
+    type Value = Option<T::Value>;
+    type Draft = Option<T::Draft>;
+    type Field = T::Field;
+    type Name = Infallible;
+
+    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
+    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+    const STRICT_UNSUPPORTED: Option<&'static str> = T::STRICT_UNSUPPORTED;
+    const SHAPE: super::Shape = T::SHAPE;
+
+    fn schema(generator: &mut SchemaGen) -> Schema {
+        let mut schema = T::schema(generator);
+        crate::schema::make_nullable(&mut schema);
+        schema
+    }
+
+    fn step(
+        member: &mut Member,
+        event: &Event<'_>,
+        slot: &mut dyn Slot<Self::Draft>,
+    ) -> Flow<Self::Value> {
+        if !member.begun {
+            member.begun = true;
+            if let Event::Null(_) = event {
+                slot.set(None);
+                return Flow::Done(Ok(None));
+            }
+        }
+        T::step(member, event, &mut SomeSlot(slot)).map(Some)
+    }
+
+    fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {
+        draft.as_mut().and_then(T::frame_draft)
+    }
+
+    fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
+        draft.as_ref().map(T::to_value).transpose()
+    }
+
+    fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
+        draft.map(T::into_value).transpose()
+    }
+}
+
+/// The draft of an `Option<T>`'s value seen as a slot of `T`'s draft.
+struct SomeSlot<'s, D>(&'s mut dyn Slot<Option<D>>);
+
+impl<D> Slot<D> for SomeSlot<'_, D> {
+    fn get(&mut self) -> Option<&mut D> {
+        self.0.get().and_then(Option::as_mut)
+    }
+    fn set(&mut self, draft: D) {
+        self.0.set(Some(draft));
+    }
+}
+
+/// A box streams as its contents.
+impl<T: StreamingModel> StreamingModel for Box<T> {
+    type Value = Box<T::Value>;
+    type Draft = Box<T::Draft>;
+    type Field = T::Field;
+    type Name = Infallible;
+
+    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
+    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
+    const STRICT_UNSUPPORTED: Option<&'static str> = T::STRICT_UNSUPPORTED;
+    const SHAPE: super::Shape = T::SHAPE;
+
+    fn schema(generator: &mut SchemaGen) -> Schema {
+        T::schema(generator)
+    }
+
+    fn root_schema(generator: &mut SchemaGen) -> Schema {
+        T::root_schema(generator)
+    }
+
+    fn step(
+        member: &mut Member,
+        event: &Event<'_>,
+        slot: &mut dyn Slot<Self::Draft>,
+    ) -> Flow<Self::Value> {
+        T::step(member, event, &mut BoxSlot(slot)).map(Box::new)
+    }
+
+    fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {
+        T::frame_draft(draft)
+    }
+
+    fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
+        T::to_value(draft).map(Box::new)
+    }
+
+    fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
+        T::into_value(*draft).map(Box::new)
+    }
+}
+
+/// The draft of a `Box<T>` seen as a slot of `T`'s draft.
+struct BoxSlot<'s, D>(&'s mut dyn Slot<Box<D>>);
+
+impl<D> Slot<D> for BoxSlot<'_, D> {
+    fn get(&mut self) -> Option<&mut D> {
+        self.0.get().map(|b| &mut **b)
+    }
+    fn set(&mut self, draft: D) {
+        self.0.set(Box::new(draft));
+    }
+}
