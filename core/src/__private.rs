@@ -4,5 +4,7 @@
 pub use crate::schema::{Object as SchemaObject, Schema, SchemaGen, constrain, describe};
 pub use crate::typed::FieldSet;
 pub use crate::typed::protocol_items::*;
+pub use core::option::Option::{self, None, Some};
+pub use core::result::Result::{self, Err, Ok};
 pub use serde;
 pub use serde_json;

@@ -217,7 +217,9 @@ pub use stream::{
 #[cfg(feature = "futures")]
 #[cfg_attr(docsrs, doc(cfg(feature = "futures")))]
 pub use stream::{Update, UpdateError, Updates};
-pub use typed::{Atomic, Complete, Entry, FieldName, FieldState, Item, StreamingModel};
+pub use typed::{
+    Atomic, Callback, Complete, Entry, FieldName, FieldState, Item, ItemCallback, StreamingModel,
+};
 
 /// The crate README's example, compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

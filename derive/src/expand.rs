@@ -37,9 +37,9 @@ fn expand(model: &Model<'_>) -> TokenStream {
         Body::UnitEnum(_) => unit_enum::expand(model),
         Body::Struct(all) => {
             let cx = Cx::new(model, all);
-            let draft = draft::expand(&cx);
-            let fields = fields::expand(&cx);
-            let callbacks = callbacks::expand(&cx);
+            let (draft, draft_impls) = draft::expand(&cx);
+            let (fields, field_impls) = fields::expand(&cx);
+            let (callbacks, callback_impls) = callbacks::expand(&cx);
             let impls = model::expand(&cx);
             quote! {
                 #draft
@@ -48,6 +48,10 @@ fn expand(model: &Model<'_>) -> TokenStream {
                 #[doc(hidden)]
                 #[allow(non_camel_case_types, non_snake_case, unused_qualifications)]
                 const _: () = {
+                    use ::settled::__private as __p;
+                    #draft_impls
+                    #field_impls
+                    #callback_impls
                     #impls
                 };
             }

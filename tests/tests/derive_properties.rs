@@ -10,7 +10,7 @@ use common::{chunk, extends};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use settled::StreamingModel;
+use settled::{FieldName, StreamingModel};
 use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, StreamingModel)]

@@ -199,7 +199,7 @@ impl<T: ?Sized> SchemaOfAnything for SchemaOf<T> {
 /// describe fails to compile, with the reason (evaluated in a `const`).
 #[allow(clippy::panic)] // at compile time: the panic is the compile error
 pub const fn strict<T: StreamingModel>() {
-    if let Some(reason) = T::STRICT_UNSUPPORTED {
+    if let Some(reason) = T::LIMITS.strict {
         panic!("{}", reason);
     }
 }
@@ -217,3 +217,70 @@ pub const fn strict_atomic<T: Described>() {}
 pub trait Described {}
 
 impl<T: StreamingModel> Described for T {}
+
+/// A model's object schema, built field by field.
+#[derive(Debug, Default)]
+pub struct ObjectSchema {
+    properties: crate::schema::Object,
+    required: Vec<Schema>,
+}
+
+impl ObjectSchema {
+    /// No properties yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Property `name` of type `F` (its own schema), required as serde requires it unless
+    /// `required` says otherwise (a default, a reader of the user's).
+    pub fn field<F: StreamingModel>(
+        &mut self,
+        generator: &mut SchemaGen,
+        name: &'static str,
+        description: Option<&str>,
+        constraints: &[(&str, f64)],
+        required: Option<bool>,
+    ) {
+        let schema = F::schema(generator);
+        let required = required.unwrap_or_else(|| super::missing::is_required::<F::Value>(name));
+        self.property(name, schema, description, constraints, required);
+    }
+
+    /// Property `name` with `schema`: its constraints (JSON Schema keyword and value), its
+    /// description, and whether it is required.
+    pub fn property(
+        &mut self,
+        name: &'static str,
+        mut schema: Schema,
+        description: Option<&str>,
+        constraints: &[(&str, f64)],
+        required: bool,
+    ) {
+        for &(keyword, value) in constraints {
+            crate::schema::constrain(&mut schema, keyword, Schema::from(value));
+        }
+        if let Some(description) = description {
+            crate::schema::describe(&mut schema, description);
+        }
+        self.properties.insert(name, schema);
+        if required {
+            self.required.push(Schema::from(name));
+        }
+    }
+
+    /// The object schema: `{"type": "object", "description", "properties", "required"}`,
+    /// closed (`additionalProperties: false`) under `deny_unknown_fields`.
+    pub fn finish(self, description: Option<&str>, closed: bool) -> Schema {
+        let mut object = crate::schema::Object::new();
+        object.insert("type", "object");
+        if let Some(description) = description {
+            object.insert("description", description);
+        }
+        object.insert("properties", self.properties);
+        object.insert("required", self.required);
+        if closed {
+            object.insert("additionalProperties", false);
+        }
+        Schema::Object(object)
+    }
+}

@@ -174,9 +174,7 @@ impl<T: StreamingModel> StreamingModel for Vec<T> {
     type Field = Item<T::Value, T::Field>;
     type Name = Infallible;
 
-    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
-    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
-    const STRICT_UNSUPPORTED: Option<&'static str> = T::STRICT_UNSUPPORTED;
+    const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = super::Shape::Array;
 
     fn schema(generator: &mut SchemaGen) -> Schema {
@@ -403,10 +401,12 @@ macro_rules! string_keyed_map {
             type Field = Entry<T::Value, T::Field>;
             type Name = Infallible;
 
-            const SCHEMA_DEPTH: usize = 1 + T::SCHEMA_DEPTH;
-            const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
             const SHAPE: super::Shape = super::Shape::Object;
-            const STRICT_UNSUPPORTED: Option<&'static str> = Some(
+            const LIMITS: super::Limits = super::Limits {
+                depth: 1 + T::LIMITS.depth,
+                ..T::LIMITS
+            }
+            .unsupported(
                 "a map has free-form keys, and strict structured outputs require every object \
                  to list its properties (`additionalProperties: false`); use a struct, or a \
                  `Vec` of key/value structs",

@@ -59,28 +59,6 @@ pub fn require_present(settled: bool, name: &'static str) -> Result<(), serde_js
     Err(serde::de::Error::missing_field(name))
 }
 
-/// The settled (or, `settled == false`, the missing required) fields of a draft whose
-/// settled set is `set`, among `all`.
-pub fn names<N: Copy>(
-    set: Option<super::FieldSet>,
-    all: &[N],
-    required: fn(N) -> bool,
-    settled: bool,
-) -> Vec<N> {
-    all.iter()
-        .enumerate()
-        .filter(|&(i, &name)| {
-            let done = set.is_some_and(|s| s.contains(i));
-            if settled {
-                done
-            } else {
-                !done && required(name)
-            }
-        })
-        .map(|(_, &name)| name)
-        .collect()
-}
-
 fn rejected(error: serde_json::Error) -> Rejected {
     Rejected { error, span: 0..0 }
 }

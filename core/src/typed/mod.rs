@@ -31,20 +31,21 @@ pub(crate) use sink::TypedSink;
 pub(crate) mod protocol_items {
     pub use super::atomic::{AtomicWith, DeserializeWith};
     pub use super::constraints::{
-        Described, Items, Length, Number, SchemaOf, SchemaOfAnything, SchemaOfModel, check_items,
-        check_length, check_range, strict, strict_atomic,
+        Described, Items, Length, Number, ObjectSchema, SchemaOf, SchemaOfAnything, SchemaOfModel,
+        check_items, check_length, check_range, strict, strict_atomic,
     };
     pub use super::missing::{
-        is_required, missing, names, require, require_present, take, take_or, take_present,
-        take_ref, take_ref_or, take_ref_present,
+        is_required, missing, require, require_present, take, take_or, take_present, take_ref,
+        take_ref_or, take_ref_present,
     };
     pub use super::object::{
-        Constraint, Keys, Object, ObjectFrame, check_constraints, object_step, settle_draft,
-        settle_member, wrap_inner, wrap_items,
+        Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, check_constraints, field,
+        field_items, object_step,
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
     };
+    pub use super::{Limits, OnField, StreamingModel};
     pub use crate::path::Step;
 }
 
@@ -88,19 +89,38 @@ pub trait StreamingModel: Sized + 'static {
     /// The names of the type's fields (a derived model's `XFieldName`).
     type Name: FieldName;
 
+    /// Which fields of a model's draft have settled (`None`: not a model).
+    #[doc(hidden)]
+    fn field_set(draft: &Self::Draft) -> Option<FieldSet> {
+        let _ = draft;
+        None
+    }
+
     /// The required fields (serde's notion: no default, and a missing value is an error,
     /// unlike `Option`) that have not settled in `draft`.
     #[doc(hidden)]
     fn missing(draft: Option<&Self::Draft>) -> Vec<Self::Name> {
-        let _ = draft;
-        Vec::new()
+        let set = draft.and_then(Self::field_set);
+        let all = Self::Name::all();
+        let done = |i: usize| set.is_some_and(|s| s.contains(i));
+        let pending = all
+            .iter()
+            .enumerate()
+            .filter(|&(i, &n)| !done(i) && n.is_required());
+        pending.map(|(_, &n)| n).collect()
     }
 
     /// The fields that have settled in `draft`.
     #[doc(hidden)]
     fn settled(draft: Option<&Self::Draft>) -> Vec<Self::Name> {
-        let _ = draft;
-        Vec::new()
+        let set = draft.and_then(Self::field_set);
+        let all = Self::Name::all();
+        let done = |i: usize| set.is_some_and(|s| s.contains(i));
+        all.iter()
+            .enumerate()
+            .filter(|&(i, _)| done(i))
+            .map(|(_, &n)| n)
+            .collect()
     }
 
     /// A model with named fields: [`StreamingModel::missing`] is meaningful.
@@ -116,15 +136,9 @@ pub trait StreamingModel: Sized + 'static {
         Shape::Any
     };
 
-    /// Object nesting of the type's schema (a model is 1 plus its deepest field).
+    /// What strict structured outputs check of the type's schema.
     #[doc(hidden)]
-    const SCHEMA_DEPTH: usize = 0;
-    /// Object properties in the type's schema, nested models included.
-    #[doc(hidden)]
-    const SCHEMA_PROPERTIES: usize = 0;
-    /// Why OpenAI's strict structured outputs cannot describe this type (`None`: they can).
-    #[doc(hidden)]
-    const STRICT_UNSUPPORTED: Option<&'static str> = None;
+    const LIMITS: Limits = Limits::LEAF;
 
     /// The JSON Schema of a value of this type. Models add their definition to `generator`
     /// and return a `$ref`; the default accepts anything.
@@ -167,14 +181,129 @@ pub trait StreamingModel: Sized + 'static {
     fn into_value(draft: Self::Draft) -> Result<Self::Value, protocol::Rejected>;
 }
 
+/// What OpenAI's strict structured outputs limit in a type's schema.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Object nesting (a model is 1 plus its deepest field).
+    pub depth: usize,
+    /// Object properties, nested models included.
+    pub properties: usize,
+    /// Why strict structured outputs cannot describe the type (`None`: they can).
+    pub strict: Option<&'static str>,
+}
+
+impl Limits {
+    /// A value with no object inside.
+    pub const LEAF: Limits = Limits {
+        depth: 0,
+        properties: 0,
+        strict: None,
+    };
+
+    /// A model whose fields have `fields` (recursive fields left out).
+    pub const fn model(fields: &[Limits], count: usize) -> Limits {
+        let mut out = Limits {
+            depth: 0,
+            properties: count,
+            strict: None,
+        };
+        let mut i = 0;
+        while i < fields.len() {
+            let f = fields[i];
+            if f.depth > out.depth {
+                out.depth = f.depth;
+            }
+            out.properties += f.properties;
+            if out.strict.is_none() {
+                out.strict = f.strict;
+            }
+            i += 1;
+        }
+        out.depth += 1;
+        out
+    }
+
+    /// The same limits, with a reason strict structured outputs cannot describe the type.
+    pub const fn unsupported(self, reason: &'static str) -> Limits {
+        Limits {
+            strict: Some(reason),
+            ..self
+        }
+    }
+}
+
 /// A field of a model, by name: a derived model's `XFieldName` implements it.
 pub trait FieldName: Copy + fmt::Debug + PartialEq + 'static {
     /// The key serde reads for the field.
     fn key(self) -> &'static str;
+    /// serde requires the field: no default, and its type has no value for a missing key
+    /// (an `Option` does).
+    fn is_required(self) -> bool;
+    /// Every field, in declaration order.
+    fn all() -> &'static [Self];
 }
 
 impl FieldName for std::convert::Infallible {
     fn key(self) -> &'static str {
         match self {}
+    }
+    fn is_required(self) -> bool {
+        match self {}
+    }
+    fn all() -> &'static [Self] {
+        &[]
+    }
+}
+
+/// A callback a derived model's `XCallbacks` registers for one field: called with the
+/// field's strict value each time it settles, inside `feed`. Any
+/// `FnMut(&T) + Send + 'static` closure is one.
+pub trait Callback<T>: FnMut(&T) + Send + 'static {}
+
+impl<T, C: FnMut(&T) + Send + 'static> Callback<T> for C {}
+
+/// A callback for the elements of a vector field: called with the index and the value of
+/// each element as it settles. Any `FnMut(usize, &T) + Send + 'static` closure is one.
+pub trait ItemCallback<T>: FnMut(usize, &T) + Send + 'static {}
+
+impl<T, C: FnMut(usize, &T) + Send + 'static> ItemCallback<T> for C {}
+
+/// Callbacks on a stream's fields: what a derived model's `XCallbacks` trait is built on.
+#[doc(hidden)]
+pub trait OnField<F: 'static> {
+    /// Calls `handler` for every field as it settles.
+    fn on_field(&mut self, handler: impl FnMut(&F) + Send + 'static) -> &mut Self;
+
+    /// Calls `callback` with what `pick` finds in each field that settles.
+    fn on_pick<T: 'static>(
+        &mut self,
+        mut callback: impl Callback<T>,
+        pick: fn(&F) -> Option<&T>,
+    ) -> &mut Self {
+        self.on_field(move |field| {
+            if let Some(value) = pick(field) {
+                callback(value);
+            }
+        })
+    }
+
+    /// Calls `callback` with the index and value `pick` finds in each field that settles.
+    fn on_pick_item<T: 'static>(
+        &mut self,
+        mut callback: impl ItemCallback<T>,
+        pick: fn(&F) -> Option<(usize, &T)>,
+    ) -> &mut Self {
+        self.on_field(move |field| {
+            if let Some((index, value)) = pick(field) {
+                callback(index, value);
+            }
+        })
+    }
+}
+
+impl<T: StreamingModel> OnField<T::Field> for crate::TypedStream<T> {
+    fn on_field(&mut self, handler: impl FnMut(&T::Field) + Send + 'static) -> &mut Self {
+        crate::TypedStream::on_field(self, handler)
     }
 }

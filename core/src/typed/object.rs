@@ -72,27 +72,13 @@ where
     /// Which fields of `draft` have settled.
     fn settled_mut(draft: &mut Self::Draft) -> &mut FieldSet;
 
-    /// One event of field `index`'s value; a settled value becomes this model's field.
-    fn member(
+    /// Runs `op` on field `index`: one generated arm per field, calling [`field`] or
+    /// [`field_items`].
+    fn field<'d>(
         index: usize,
-        member: &mut Member,
-        event: &Event<'_>,
-        draft: &mut Self::Draft,
-    ) -> Flow<Self::Field>;
-
-    /// Field `index`'s frame closed: its value (built from its draft) as this model's
-    /// field, or why it is rejected (a constraint).
-    fn member_done(
-        index: usize,
-        draft: &Self::Draft,
-        raw: Raw<'_>,
-    ) -> Result<Self::Field, Rejected>;
-
-    /// Field `index`'s draft, for its frame.
-    fn member_draft(index: usize, draft: &mut Self::Draft) -> Option<&mut dyn Any>;
-
-    /// A field settled inside field `index` (in its frame's outbox), as this model's field.
-    fn wrap(index: usize, inner: &mut dyn Any) -> Option<Self::Field>;
+        op: Op<'_, '_>,
+        draft: &'d mut Self::Draft,
+    ) -> Reply<'d, Self::Field>;
 
     /// At the closing brace: serde's verdict on the fields that never came (a missing
     /// required field).
@@ -223,10 +209,10 @@ where
                         fresh: false,
                     };
                 }
-                match T::member(index, &mut self.member, event, draft) {
-                    Flow::More => {}
-                    Flow::Push(frame) => return FrameFlow::Push(frame),
-                    Flow::Done(field) => self.settled(index, draft, field, out),
+                match T::field(index, Op::Step(&mut self.member, event), draft) {
+                    Reply::Flow(Flow::Push(frame)) => return FrameFlow::Push(frame),
+                    Reply::Flow(Flow::Done(field)) => self.settled(index, draft, field, out),
+                    _ => {}
                 }
             }
             (Phase::Skip, _) => {
@@ -256,7 +242,10 @@ where
             self.phase = Phase::Open;
             return;
         }
-        let field = T::member_done(index, draft, Raw::span_only(span));
+        let field = match T::field(index, Op::Closed(Raw::span_only(span)), draft) {
+            Reply::Field(field) => field,
+            _ => return,
+        };
         self.settled(index, draft, field, out);
     }
 
@@ -264,14 +253,22 @@ where
         let Phase::Field { index, .. } = self.phase else {
             return None;
         };
-        T::member_draft(index, draft.downcast_mut::<T::Draft>()?)
+        match T::field(index, Op::Draft, draft.downcast_mut::<T::Draft>()?) {
+            Reply::Draft(draft) => draft,
+            _ => None,
+        }
     }
 
     fn wrap(&mut self, child: &mut dyn Any) -> bool {
         let Phase::Field { index, .. } = self.phase else {
             return false;
         };
-        self.outbox = T::wrap(index, child);
+        // The draft is not needed to wrap a field: any draft of the type will do.
+        let mut unused = T::Draft::default();
+        self.outbox = match T::field(index, Op::Wrap(child), &mut unused) {
+            Reply::Wrapped(field) => field,
+            _ => None,
+        };
         self.outbox.is_some()
     }
 
@@ -309,7 +306,7 @@ pub type Constraint<V> = fn(&V) -> Result<(), String>;
 
 /// A field's value settled (a leaf, in `event`): checks its constraint and makes it the
 /// model's field.
-pub fn settle_member<V, F>(
+fn settle_member<V, F>(
     flow: Flow<V>,
     event: &Event<'_>,
     field: fn(V) -> F,
@@ -340,7 +337,7 @@ fn settle_raw<'a>(event: &Event<'a>) -> Raw<'a> {
 }
 
 /// A field's frame closed: its value (a copy of its draft, for the event), checked.
-pub fn settle_draft<M: StreamingModel, F>(
+fn settle_draft<M: StreamingModel, F>(
     draft: &Option<M::Draft>,
     raw: Raw<'_>,
     field: fn(M::Value) -> F,
@@ -352,6 +349,82 @@ pub fn settle_draft<M: StreamingModel, F>(
     let value = M::to_value(draft)?;
     check_constraints(&value, constraint, raw)?;
     Ok(field(value))
+}
+
+/// What the object frame asks of one field.
+pub enum Op<'a, 'e> {
+    /// An event of the field's value.
+    Step(&'a mut Member, &'a Event<'e>),
+    /// The field's frame closed, over this text.
+    Closed(Raw<'e>),
+    /// The field's draft, for its frame.
+    Draft,
+    /// A field settled inside the field (in its frame's outbox): as the model's field.
+    Wrap(&'a mut dyn Any),
+}
+
+/// A field's answer to an [`Op`].
+pub enum Reply<'d, F> {
+    /// To [`Op::Step`].
+    Flow(Flow<F>),
+    /// To [`Op::Closed`].
+    Field(Result<F, Rejected>),
+    /// To [`Op::Draft`].
+    Draft(Option<&'d mut dyn Any>),
+    /// To [`Op::Wrap`].
+    Wrapped(Option<F>),
+}
+
+/// Field of type `M` (in `slot`), reported as `settled(value)`; fields settled inside it
+/// are reported as `inner(field)`.
+pub fn field<'d, M: StreamingModel, X: StreamingModel>(
+    op: Op<'_, '_>,
+    slot: &'d mut Option<M::Draft>,
+    settled: fn(M::Value) -> X::Field,
+    inner: Option<fn(M::Field) -> X::Field>,
+    constraint: Option<Constraint<M::Value>>,
+) -> Reply<'d, X::Field> {
+    match op {
+        Op::Step(member, event) => Reply::Flow(settle_member(
+            M::step(member, event, slot),
+            event,
+            settled,
+            constraint,
+        )),
+        Op::Closed(raw) => {
+            Reply::Field(settle_draft::<M, X::Field>(slot, raw, settled, constraint))
+        }
+        Op::Draft => Reply::Draft(slot.as_mut().and_then(M::frame_draft)),
+        Op::Wrap(child) => {
+            let field = child
+                .downcast_mut::<Option<M::Field>>()
+                .and_then(Option::take);
+            Reply::Wrapped(field.and_then(|f| inner.map(|wrap| wrap(f))))
+        }
+    }
+}
+
+/// A vector field of type `M` with elements `E`: [`field`], and each element reported as
+/// `item(index, value)` (fields inside an element as `inner(index, field)`).
+pub fn field_items<'d, M: StreamingModel, E: StreamingModel, X: StreamingModel>(
+    op: Op<'_, '_>,
+    slot: &'d mut Option<M::Draft>,
+    settled: fn(M::Value) -> X::Field,
+    item: fn(usize, E::Value) -> X::Field,
+    inner: Option<fn(usize, E::Field) -> X::Field>,
+    constraint: Option<Constraint<M::Value>>,
+) -> Reply<'d, X::Field> {
+    let Op::Wrap(child) = op else {
+        return field::<M, X>(op, slot, settled, None, constraint);
+    };
+    let field = child
+        .downcast_mut::<Option<super::Item<E::Value, E::Field>>>()
+        .and_then(Option::take);
+    Reply::Wrapped(match field {
+        Some(super::Item::Element(i, value)) => Some(item(i, value)),
+        Some(super::Item::Inner(i, field)) => inner.map(|wrap| wrap(i, field)),
+        None => None,
+    })
 }
 
 /// `constraint` on `value` at `raw`.
@@ -366,27 +439,48 @@ pub fn check_constraints<V>(
     }
 }
 
-/// A field settled inside a vector member (an element, or a field inside an element), as
-/// the model's field.
-pub fn wrap_items<E: StreamingModel, F>(
-    inner: &mut dyn Any,
-    element: fn(usize, E::Value) -> F,
-    within: Option<fn(usize, E::Field) -> F>,
-) -> Option<F> {
-    let item = inner
-        .downcast_mut::<Option<super::Item<E::Value, E::Field>>>()?
-        .take()?;
-    match item {
-        super::Item::Element(i, value) => Some(element(i, value)),
-        super::Item::Inner(i, field) => within.map(|w| w(i, field)),
+/// The per-field operations of a model `X`'s fields of type `Self`, named through the type
+/// (`<u8 as Field<X>>::leaf(…)`): what a derived model's field table calls.
+pub trait Field<X: StreamingModel>: StreamingModel {
+    /// A field with nothing inside that settles on its own, and no constraint.
+    fn leaf<'d>(
+        op: Op<'_, '_>,
+        slot: &'d mut Option<Self::Draft>,
+        settled: fn(Self::Value) -> X::Field,
+    ) -> Reply<'d, X::Field> {
+        field::<Self, X>(op, slot, settled, None, None)
+    }
+
+    /// Any field: fields settled inside it are `inner(field)`; `constraint` checks its
+    /// value.
+    fn op<'d>(
+        op: Op<'_, '_>,
+        slot: &'d mut Option<Self::Draft>,
+        settled: fn(Self::Value) -> X::Field,
+        inner: Option<fn(Self::Field) -> X::Field>,
+        constraint: Option<Constraint<Self::Value>>,
+    ) -> Reply<'d, X::Field> {
+        field::<Self, X>(op, slot, settled, inner, constraint)
     }
 }
 
-/// A field settled inside a member (a nested model, a map), as the model's field.
-pub fn wrap_inner<M: StreamingModel, F>(
-    inner: &mut dyn Any,
-    within: fn(M::Field) -> F,
-) -> Option<F> {
-    let field = inner.downcast_mut::<Option<M::Field>>()?.take()?;
-    Some(within(field))
+impl<M: StreamingModel, X: StreamingModel> Field<X> for M {}
+
+/// The per-field operations of a vector field of `M` whose elements are `Self`
+/// (`<String as Element<Vec<String>, X>>::op(…)`).
+pub trait Element<M: StreamingModel, X: StreamingModel>: StreamingModel {
+    /// The vector field: each element is `item(index, value)`, fields inside an element
+    /// `inner(index, field)`.
+    fn op<'d>(
+        op: Op<'_, '_>,
+        slot: &'d mut Option<M::Draft>,
+        settled: fn(M::Value) -> X::Field,
+        item: fn(usize, Self::Value) -> X::Field,
+        inner: Option<fn(usize, Self::Field) -> X::Field>,
+        constraint: Option<Constraint<M::Value>>,
+    ) -> Reply<'d, X::Field> {
+        field_items::<M, Self, X>(op, slot, settled, item, inner, constraint)
+    }
 }
+
+impl<E: StreamingModel, M: StreamingModel, X: StreamingModel> Element<M, X> for E {}

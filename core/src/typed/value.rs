@@ -192,7 +192,7 @@ impl StreamingModel for Value {
     type Field = Infallible;
     type Name = Infallible;
 
-    const STRICT_UNSUPPORTED: Option<&'static str> = Some(
+    const LIMITS: super::Limits = super::Limits::LEAF.unsupported(
         "`serde_json::Value` accepts any JSON, and strict structured outputs need a type for \
          every value; use a model or a concrete type",
     );

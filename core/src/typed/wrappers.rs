@@ -13,9 +13,7 @@ impl<T: StreamingModel> StreamingModel for Option<T> {
     type Field = T::Field;
     type Name = Infallible;
 
-    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
-    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
-    const STRICT_UNSUPPORTED: Option<&'static str> = T::STRICT_UNSUPPORTED;
+    const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = T::SHAPE;
 
     fn schema(generator: &mut SchemaGen) -> Schema {
@@ -71,9 +69,7 @@ impl<T: StreamingModel> StreamingModel for Box<T> {
     type Field = T::Field;
     type Name = Infallible;
 
-    const SCHEMA_DEPTH: usize = T::SCHEMA_DEPTH;
-    const SCHEMA_PROPERTIES: usize = T::SCHEMA_PROPERTIES;
-    const STRICT_UNSUPPORTED: Option<&'static str> = T::STRICT_UNSUPPORTED;
+    const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = T::SHAPE;
 
     fn schema(generator: &mut SchemaGen) -> Schema {

@@ -4,7 +4,8 @@ use super::{Cx, item_type, variant};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
+/// The callbacks trait, and its impl for the stream (for the `const` block).
+pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let Cx {
         ident,
         field_enum,
@@ -17,7 +18,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let where_clause = cx.where_clause();
 
     let mut decls = Vec::new();
-    let mut impls = Vec::new();
     for f in &cx.fields {
         let ty = f.ty;
         let name = &f.name;
@@ -26,15 +26,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         let doc = format!("Calls `f` with `{name}` each time it settles.");
         decls.push(quote! {
             #[doc = #doc]
-            fn #method(&mut self, f: impl ::core::ops::FnMut(&#ty) + ::core::marker::Send + 'static) -> &mut Self;
-        });
-        impls.push(quote! {
-            fn #method(&mut self, mut __f: impl ::core::ops::FnMut(&#ty) + ::core::marker::Send + 'static) -> &mut Self {
-                self.on_field(move |__field| {
-                    if let #field_enum::#v(__value) = __field {
-                        __f(__value);
-                    }
-                })
+            fn #method(&mut self, f: impl ::settled::Callback<#ty>) -> &mut Self {
+                self.on_pick(f, |__x| match __x { #field_enum::#v(__v) => ::core::option::Option::Some(__v), _ => ::core::option::Option::None })
             }
         });
         if let Some(elem) = item_type(f) {
@@ -45,15 +38,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             );
             decls.push(quote! {
                 #[doc = #doc]
-                fn #method(&mut self, f: impl ::core::ops::FnMut(usize, &#elem) + ::core::marker::Send + 'static) -> &mut Self;
-            });
-            impls.push(quote! {
-                fn #method(&mut self, mut __f: impl ::core::ops::FnMut(usize, &#elem) + ::core::marker::Send + 'static) -> &mut Self {
-                    self.on_field(move |__field| {
-                        if let #field_enum::#vi(__index, __value) = __field {
-                            __f(*__index, __value);
-                        }
-                    })
+                fn #method(&mut self, f: impl ::settled::ItemCallback<#elem>) -> &mut Self {
+                    self.on_pick_item(f, |__x| match __x { #field_enum::#vi(__i, __v) => ::core::option::Option::Some((*__i, __v)), _ => ::core::option::Option::None })
                 }
             });
         }
@@ -61,15 +47,15 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let doc = format!(
         "Per-field callbacks on a stream of [`{ident}`], fired inside `feed` in settling order."
     );
-    quote! {
+    let public = quote! {
         #[doc = #doc]
-        #vis trait #callbacks #generics #where_clause {
+        #vis trait #callbacks #generics: ::settled::__private::OnField<#field_enum #ty_generics> + ::core::marker::Sized #where_clause {
             #(#decls)*
         }
-
+    };
+    let private = quote! {
         #[automatically_derived]
-        impl #impl_generics #callbacks #ty_generics for ::settled::TypedStream<#ident #ty_generics> #where_clause {
-            #(#impls)*
-        }
-    }
+        impl #impl_generics #callbacks #ty_generics for ::settled::TypedStream<#ident #ty_generics> #where_clause {}
+    };
+    (public, private)
 }

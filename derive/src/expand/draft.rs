@@ -5,7 +5,8 @@ use crate::attr::docs;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
+/// The draft struct, and its impls (for the `const` block).
+pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let Cx {
         ident,
         draft,
@@ -36,6 +37,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let states = cx.fields.iter().enumerate().map(|(i, f)| {
         let v = super::variant(f, "");
         let fident = &f.ident;
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
         quote! { #field_name::#v => self.__settled.state(#i, self.#fident.is_some()), }
     });
     let marker = cx.marker().map(|marker| {
@@ -49,13 +51,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     // draft gets its impls by hand.
     let (derives, impls) = if cx.marker().is_none() {
         let derives = quote! {
-            #[derive(
-                ::core::clone::Clone,
-                ::core::fmt::Debug,
-                ::core::default::Default,
-                ::core::cmp::PartialEq,
-                ::settled::__private::serde::Serialize
-            )]
+            #[derive(Clone, Debug, Default, PartialEq, ::settled::__private::serde::Serialize)]
         };
         (derives, None)
     } else {
@@ -64,7 +60,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             Some(generic_impls(cx)),
         )
     };
-    quote! {
+    let public = quote! {
         #[doc = #doc]
         #derives
         #[serde(crate = "::settled::__private::serde", bound = "")]
@@ -75,7 +71,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             pub __settled: ::settled::__private::FieldSet,
             #marker
         }
-
+    };
+    let private = quote! {
         #[automatically_derived]
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
@@ -87,7 +84,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         }
 
         #impls
-    }
+    };
+    (public, private)
 }
 
 /// `Clone`, `Debug`, `Default` and `PartialEq` for a generic model's draft.

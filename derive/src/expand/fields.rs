@@ -5,7 +5,8 @@ use crate::attr::docs;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
+/// The field enums, and their impls (for the `const` block).
+pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let Cx {
         ident,
         field_enum,
@@ -82,7 +83,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             let optional = crate::shape::is_option(ty);
             quote! { !#optional }
         } else {
-            quote! { ::settled::__private::is_required::<#ty>(#name) }
+            quote! { __p::is_required::<#ty>(#name) }
         }
     });
     // Only a generic struct needs a variant that uses its type parameters.
@@ -90,7 +91,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         quote! { #[doc(hidden)] __Marker(#marker, ::core::convert::Infallible), }
     });
 
-    quote! {
+    let public = quote! {
         #[doc = #enum_doc]
         #[derive(::core::fmt::Debug)]
         // An application may match some fields only: unread payloads are not dead code.
@@ -101,46 +102,36 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         }
 
         #[doc = #name_doc]
-        #[derive(
-            ::core::fmt::Debug,
-            ::core::clone::Clone,
-            ::core::marker::Copy,
-            ::core::cmp::PartialEq,
-            ::core::cmp::Eq,
-            ::core::hash::Hash,
-            ::core::cmp::PartialOrd,
-            ::core::cmp::Ord
-        )]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #vis enum #field_name {
             #(#name_docs #name_variants,)*
         }
-
+    };
+    let private = quote! {
         #[automatically_derived]
         impl ::settled::FieldName for #field_name {
             fn key(self) -> &'static str {
-                #field_name::key(self)
+                match self {
+                    #(#field_name::#name_variants => #keys,)*
+                }
+            }
+
+            fn is_required(self) -> bool {
+                match self {
+                    #(#field_name::#name_variants => #required,)*
+                }
+            }
+
+            fn all() -> &'static [Self] {
+                Self::ALL
             }
         }
 
         #[automatically_derived]
         impl #field_name {
             /// Every field, in declaration order.
-            pub const ALL: &'static [#field_name] = &[#(#field_name::#name_variants),*];
-
-            /// The key serde reads for this field.
-            pub fn key(self) -> &'static str {
-                match self {
-                    #(#field_name::#name_variants => #keys,)*
-                }
-            }
-
-            /// serde requires this field: no default, and its type has no value for a
-            /// missing key (an `Option` does).
-            pub fn is_required(self) -> bool {
-                match self {
-                    #(#field_name::#name_variants => #required,)*
-                }
-            }
+            pub const ALL: &'static [Self] = &[#(#field_name::#name_variants),*];
         }
-    }
+    };
+    (public, private)
 }

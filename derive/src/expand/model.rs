@@ -1,7 +1,7 @@
 //! The impls: `StreamingModel` (the draft taken apart into the value) and the field table
 //! the library's object frame reads (`__private::Object`). One helper call per field.
 
-use super::{Cx, default_expr, has_inner, is_atomic, item_type, stream_type, variant};
+use super::{Cx, default_expr, has_inner, item_type, stream_type, variant};
 use crate::ast::Field;
 use crate::attr::Measure;
 use proc_macro2::TokenStream;
@@ -20,14 +20,13 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let markers = cx.fields.iter().filter_map(|f| with_reader(f));
     let schema_items = super::schema::impl_items(cx);
     let strict = super::schema::strict_checks(cx);
-    let into_value = construct(cx, false);
-    let to_value = construct(cx, true);
+    let into_value = construct(cx);
     let object = object_impl(cx);
     quote! {
         #(#markers)*
 
         #[automatically_derived]
-        impl #impl_generics ::settled::StreamingModel for #ident #ty_generics #where_clause {
+        impl #impl_generics __p::StreamingModel for #ident #ty_generics #where_clause {
             type Value = Self;
             type Draft = #draft #ty_generics;
             type Field = #field_enum #ty_generics;
@@ -37,31 +36,27 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
 
             #schema_items
 
-            fn missing(__draft: ::core::option::Option<&Self::Draft>) -> ::std::vec::Vec<#field_name> {
-                ::settled::__private::names(__draft.map(|__d| __d.__settled), #field_name::ALL, #field_name::is_required, false)
-            }
-
-            fn settled(__draft: ::core::option::Option<&Self::Draft>) -> ::std::vec::Vec<#field_name> {
-                ::settled::__private::names(__draft.map(|__d| __d.__settled), #field_name::ALL, #field_name::is_required, true)
+            fn field_set(__d: &Self::Draft) -> __p::Option<__p::FieldSet> {
+                __p::Some(__d.__settled)
             }
 
             fn step(
-                __member: &mut ::settled::__private::Member,
-                __event: &::settled::__private::Event<'_>,
-                __slot: &mut dyn ::settled::__private::Slot<Self::Draft>,
-            ) -> ::settled::__private::Flow<Self> {
-                ::settled::__private::object_step::<Self>(__member, __event, __slot)
+                __member: &mut __p::Member,
+                __event: &__p::Event<'_>,
+                __slot: &mut dyn __p::Slot<Self::Draft>,
+            ) -> __p::Flow<Self> {
+                __p::object_step::<Self>(__member, __event, __slot)
             }
 
-            fn frame_draft(__draft: &mut Self::Draft) -> ::core::option::Option<&mut dyn ::core::any::Any> {
-                ::core::option::Option::Some(__draft)
+            fn frame_draft(__d: &mut Self::Draft) -> __p::Option<&mut dyn ::core::any::Any> {
+                __p::Some(__d)
             }
 
-            fn to_value(__draft: &Self::Draft) -> ::core::result::Result<Self, ::settled::__private::Rejected> {
-                #to_value
+            fn to_value(__d: &Self::Draft) -> __p::Result<Self, __p::Rejected> {
+                Self::into_value(::core::clone::Clone::clone(__d))
             }
 
-            fn into_value(__draft: Self::Draft) -> ::core::result::Result<Self, ::settled::__private::Rejected> {
+            fn into_value(__d: Self::Draft) -> __p::Result<Self, __p::Rejected> {
                 #into_value
             }
         }
@@ -77,8 +72,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             }
 
             /// A stream of this type with `options` (strict mode, limits).
-            pub fn stream_with_options(__options: ::settled::Options) -> ::settled::TypedStream<Self> {
-                ::settled::TypedStream::with_options(__options)
+            pub fn stream_with_options(options: ::settled::Options) -> ::settled::TypedStream<Self> {
+                ::settled::TypedStream::with_options(options)
             }
 
             /// The JSON Schema (2020-12) of this type: properties in field order, keys as
@@ -97,20 +92,19 @@ fn with_reader(f: &Field<'_>) -> Option<TokenStream> {
     let marker = super::with_marker(f);
     Some(quote! {
         struct #marker;
-        impl ::settled::__private::DeserializeWith<#ty> for #marker {
+        impl __p::DeserializeWith<#ty> for #marker {
             fn deserialize(
                 __json: &[u8],
-            ) -> ::core::result::Result<#ty, ::settled::__private::serde_json::Error> {
-                #path(&mut ::settled::__private::serde_json::Deserializer::from_slice(__json))
+            ) -> __p::Result<#ty, __p::serde_json::Error> {
+                #path(&mut __p::serde_json::Deserializer::from_slice(__json))
             }
         }
     })
 }
 
-/// The value from the draft: taken apart (`copy` false) or copied (`copy` true). Fields
-/// that never settled take serde's value for them: their default, or the "missing field"
-/// serde gives (which is `None` for an `Option`).
-fn construct(cx: &Cx<'_>, copy: bool) -> TokenStream {
+/// The value from the draft, taken apart. Fields that never settled take serde's value
+/// for them: their default, or the "missing field" serde gives (`None` for an `Option`).
+fn construct(cx: &Cx<'_>) -> TokenStream {
     let needs_default = !matches!(cx.model.default, crate::ast::Fallback::None)
         && cx
             .all
@@ -130,170 +124,101 @@ fn construct(cx: &Cx<'_>, copy: bool) -> TokenStream {
         };
         let stream = stream_type(f);
         let name = &f.name;
-        let draft = if copy {
-            quote! { &__draft.#fident }
-        } else {
-            quote! { __draft.#fident }
-        };
-        let settled = quote! { __settled.contains(#index) };
-        let call = match (default_expr(cx, f), f.with.is_some(), copy) {
-            (Some(default), _, false) => {
-                quote! { ::settled::__private::take_or::<#stream>(#draft, #settled, || #default) }
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
+        let args = quote! { __d.#fident, __s.contains(#index) };
+        let call = match (default_expr(cx, f), f.with.is_some()) {
+            (Some(default), _) => {
+                quote! { __p::take_or::<#stream>(#args, || #default) }
             }
-            (Some(default), _, true) => {
-                quote! { ::settled::__private::take_ref_or::<#stream>(#draft, #settled, || #default) }
-            }
-            (None, true, false) => {
-                quote! { ::settled::__private::take_present::<#stream>(#draft, #settled, #name) }
-            }
-            (None, true, true) => {
-                quote! { ::settled::__private::take_ref_present::<#stream>(#draft, #settled, #name) }
-            }
-            (None, false, false) => {
-                quote! { ::settled::__private::take::<#stream>(#draft, #settled, #name) }
-            }
-            (None, false, true) => {
-                quote! { ::settled::__private::take_ref::<#stream>(#draft, #settled, #name) }
-            }
+            (None, true) => quote! { __p::take_present::<#stream>(#args, #name) },
+            (None, false) => quote! { __p::take::<#stream>(#args, #name) },
         };
         quote! { #fident: #call?, }
     });
     quote! {
-        let __settled = __draft.__settled;
+        let __s = __d.__settled;
         #container_default
-        ::core::result::Result::Ok(Self { #(#members)* })
+        __p::Ok(Self { #(#members)* })
     }
 }
 
 /// The field table: keys, and per field its value's events, its draft, its inner fields.
 fn object_impl(cx: &Cx<'_>) -> TokenStream {
-    let Cx {
-        ident, field_enum, ..
-    } = cx;
+    let Cx { ident, .. } = cx;
     let (impl_generics, ty_generics, _) = cx.generics().split_for_impl();
     let where_clause = cx.where_clause();
     let key_arms = cx.fields.iter().enumerate().map(|(i, f)| {
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
         let keys = &f.keys;
-        quote! { #(#keys)|* => ::core::option::Option::Some(#i), }
+        quote! { #(#keys)|* => __p::Some(#i), }
     });
     let names = cx.fields.iter().map(|f| &f.name);
     // serde's own list for its "unknown field" message: every name and alias.
     let deny_unknown = if cx.model.deny_unknown_fields {
         let known = cx.fields.iter().flat_map(|f| &f.keys);
-        quote! { ::core::option::Option::Some(&[#(#known),*]) }
+        quote! { __p::Some(&[#(#known),*]) }
     } else {
-        quote! { ::core::option::Option::None }
+        quote! { __p::None }
     };
-    let mut member_arms = Vec::new();
-    let mut done_arms = Vec::new();
-    let mut draft_arms = Vec::new();
-    let mut wrap_arms = Vec::new();
+    let mut field_arms = Vec::new();
     let mut require = Vec::new();
     for (i, f) in cx.fields.iter().enumerate() {
-        let fident = &f.ident;
-        let stream = stream_type(f);
-        let v = variant(f, "");
-        let check = constraint(f);
-        member_arms.push(quote! {
-            #i => ::settled::__private::settle_member(
-                <#stream as ::settled::StreamingModel>::step(__member, __event, &mut __draft.#fident),
-                __event,
-                #field_enum::#v,
-                #check,
-            ),
-        });
-        if !is_atomic(f) {
-            done_arms.push(quote! {
-                #i => ::settled::__private::settle_draft::<#stream, _>(&__draft.#fident, __raw, #field_enum::#v, #check),
-            });
-            draft_arms.push(quote! {
-                #i => __draft.#fident.as_mut().and_then(<#stream as ::settled::StreamingModel>::frame_draft),
-            });
-        }
-        if let Some(wrap) = wrap(cx, f) {
-            wrap_arms.push(quote! { #i => #wrap, });
-        }
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        let call = field_call(cx, f);
+        field_arms.push(quote! { #i => #call, });
         if default_expr(cx, f).is_none() {
             let name = &f.name;
             let ty = f.ty;
             require.push(if f.with.is_some() {
-                quote! { ::settled::__private::require_present(__settled.contains(#i), #name)?; }
+                quote! { __p::require_present(__s.contains(#i), #name)?; }
             } else {
-                quote! { ::settled::__private::require::<#ty>(__settled.contains(#i), #name)?; }
+                quote! { __p::require::<#ty>(__s.contains(#i), #name)?; }
             });
         }
     }
     quote! {
         #[automatically_derived]
-        impl #impl_generics ::settled::__private::Object for #ident #ty_generics #where_clause {
-            const KEYS: ::settled::__private::Keys = ::settled::__private::Keys {
-                index_of: |__key| match __key {
+        impl #impl_generics __p::Object for #ident #ty_generics #where_clause {
+            const KEYS: __p::Keys = __p::Keys {
+                index_of: |__k| match __k {
                     #(#key_arms)*
-                    _ => ::core::option::Option::None,
+                    _ => __p::None,
                 },
                 names: &[#(#names),*],
                 deny_unknown: #deny_unknown,
             };
 
-            fn settled_mut(__draft: &mut Self::Draft) -> &mut ::settled::__private::FieldSet {
-                &mut __draft.__settled
+            fn settled_mut(__d: &mut Self::Draft) -> &mut __p::FieldSet {
+                &mut __d.__settled
             }
 
-            fn member(
-                __index: usize,
-                __member: &mut ::settled::__private::Member,
-                __event: &::settled::__private::Event<'_>,
-                __draft: &mut Self::Draft,
-            ) -> ::settled::__private::Flow<Self::Field> {
-                match __index {
-                    #(#member_arms)*
-                    _ => ::settled::__private::Flow::More,
+            fn field<'__d>(
+                __i: usize,
+                __o: __p::Op<'_, '_>,
+                __d: &'__d mut Self::Draft,
+            ) -> __p::Reply<'__d, Self::Field> {
+                match __i {
+                    #(#field_arms)*
+                    _ => __p::Reply::Flow(__p::Flow::More),
                 }
             }
 
-            fn member_done(
-                __index: usize,
-                __draft: &Self::Draft,
-                __raw: ::settled::Raw<'_>,
-            ) -> ::core::result::Result<Self::Field, ::settled::__private::Rejected> {
-                match __index {
-                    #(#done_arms)*
-                    _ => ::core::result::Result::Err(::settled::__private::Rejected::custom("no such field", __raw)),
-                }
-            }
-
-            fn member_draft(
-                __index: usize,
-                __draft: &mut Self::Draft,
-            ) -> ::core::option::Option<&mut dyn ::core::any::Any> {
-                match __index {
-                    #(#draft_arms)*
-                    _ => ::core::option::Option::None,
-                }
-            }
-
-            fn wrap(
-                __index: usize,
-                __inner: &mut dyn ::core::any::Any,
-            ) -> ::core::option::Option<Self::Field> {
-                match __index {
-                    #(#wrap_arms)*
-                    _ => ::core::option::Option::None,
-                }
-            }
-
-            fn complete(__draft: &Self::Draft) -> ::core::result::Result<(), ::settled::__private::serde_json::Error> {
-                let __settled = __draft.__settled;
+            fn complete(__d: &Self::Draft) -> __p::Result<(), __p::serde_json::Error> {
+                let __s = __d.__settled;
                 #(#require)*
-                ::core::result::Result::Ok(())
+                __p::Ok(())
             }
         }
     }
 }
 
-/// How a field settled inside field `f` becomes this model's field.
-fn wrap(cx: &Cx<'_>, f: &Field<'_>) -> Option<TokenStream> {
+/// One field's arm: the generic helper for its type, with its variants and constraint.
+fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
     let field_enum = &cx.field_enum;
+    let fident = &f.ident;
+    let stream = stream_type(f);
+    let v = variant(f, "");
+    let check = constraint(f);
     let boxed = |x: TokenStream| {
         if cx.recursive(f) {
             quote! { ::std::boxed::Box::new(#x) }
@@ -301,29 +226,52 @@ fn wrap(cx: &Cx<'_>, f: &Field<'_>) -> Option<TokenStream> {
             x
         }
     };
+    let none = quote! { __p::None };
     match item_type(f) {
         Some(elem) => {
             let item = variant(f, "Item");
-            let within = if has_inner(f) {
-                let vin = variant(f, "In");
-                let x = boxed(quote! { __x });
-                quote! { ::core::option::Option::Some(|__i, __x| #field_enum::#vin(__i, #x)) }
-            } else {
-                quote! { ::core::option::Option::None }
+            let inner = match (has_inner(f), cx.recursive(f)) {
+                (false, _) => none,
+                (true, false) => {
+                    let vin = variant(f, "In");
+                    quote! { __p::Some(#field_enum::#vin) }
+                }
+                (true, true) => {
+                    let vin = variant(f, "In");
+                    let x = boxed(quote! { __x });
+                    quote! { __p::Some(|__i, __x| #field_enum::#vin(__i, #x)) }
+                }
             };
-            Some(quote! {
-                ::settled::__private::wrap_items::<#elem, _>(__inner, #field_enum::#item, #within)
-            })
+            quote! {
+                <#elem as __p::Element<#stream, Self>>::op(
+                    __o, &mut __d.#fident, #field_enum::#v, #field_enum::#item, #inner, #check,
+                )
+            }
         }
-        None if has_inner(f) => {
-            let stream = stream_type(f);
-            let vin = variant(f, "In");
-            let x = boxed(quote! { __x });
-            Some(quote! {
-                ::settled::__private::wrap_inner::<#stream, _>(__inner, |__x| #field_enum::#vin(#x))
-            })
+        None => {
+            let inner = match (has_inner(f), cx.recursive(f)) {
+                (false, _) => none,
+                (true, false) => {
+                    let vin = variant(f, "In");
+                    quote! { __p::Some(#field_enum::#vin) }
+                }
+                (true, true) => {
+                    let vin = variant(f, "In");
+                    let x = boxed(quote! { __x });
+                    quote! { __p::Some(|__x| #field_enum::#vin(#x)) }
+                }
+            };
+            if f.attrs.constraints().is_empty() && !has_inner(f) {
+                return quote! {
+                    <#stream as __p::Field<Self>>::leaf(__o, &mut __d.#fident, #field_enum::#v)
+                };
+            }
+            quote! {
+                <#stream as __p::Field<Self>>::op(
+                    __o, &mut __d.#fident, #field_enum::#v, #inner, #check,
+                )
+            }
         }
-        None => None,
     }
 }
 
@@ -332,7 +280,7 @@ fn wrap(cx: &Cx<'_>, f: &Field<'_>) -> Option<TokenStream> {
 fn constraint(f: &Field<'_>) -> TokenStream {
     let constraints = f.attrs.constraints();
     if constraints.is_empty() {
-        return quote! { ::core::option::Option::None };
+        return quote! { __p::None };
     }
     let ty = f.ty;
     let checks = constraints.iter().map(|c| {
@@ -343,22 +291,16 @@ fn constraint(f: &Field<'_>) -> TokenStream {
         };
         let value = c.value;
         let (min, max) = if c.min {
-            (
-                quote! { ::core::option::Option::Some(#value) },
-                quote! { ::core::option::Option::None },
-            )
+            (quote! { __p::Some(#value) }, quote! { __p::None })
         } else {
-            (
-                quote! { ::core::option::Option::None },
-                quote! { ::core::option::Option::Some(#value) },
-            )
+            (quote! { __p::None }, quote! { __p::Some(#value) })
         };
-        quote_spanned! {c.span=> ::settled::__private::#check(__value, #min, #max)?; }
+        quote_spanned! {c.span=> __p::#check(__v, #min, #max)?; }
     });
     quote! {
-        ::core::option::Option::Some(|__value: &#ty| -> ::core::result::Result<(), ::std::string::String> {
+        __p::Some(|__v: &#ty| {
             #(#checks)*
-            ::core::result::Result::Ok(())
+            __p::Ok(())
         })
     }
 }

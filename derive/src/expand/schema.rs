@@ -6,44 +6,25 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-/// `SCHEMA_DEPTH`, `SCHEMA_PROPERTIES`, `STRICT_UNSUPPORTED`, `schema` and `root_schema`.
+/// `LIMITS`, `schema` and `root_schema`.
 pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
     // Recursive fields add nothing finite to the limits (and would make them cyclic).
-    let streams: Vec<TokenStream> = cx
+    let streams = cx
         .fields
         .iter()
         .filter(|f| !cx.recursive(f))
-        .map(|f| stream_type(f))
-        .collect();
+        .map(|f| stream_type(f));
     let count = cx.fields.len();
     let object = object_schema(cx);
     quote! {
-        const SCHEMA_DEPTH: usize = {
-            let mut __deepest = 0;
-            #(
-                if <#streams as ::settled::StreamingModel>::SCHEMA_DEPTH > __deepest {
-                    __deepest = <#streams as ::settled::StreamingModel>::SCHEMA_DEPTH;
-                }
-            )*
-            1 + __deepest
-        };
-        const SCHEMA_PROPERTIES: usize =
-            #count #(+ <#streams as ::settled::StreamingModel>::SCHEMA_PROPERTIES)*;
-        const STRICT_UNSUPPORTED: ::core::option::Option<&'static str> = {
-            let mut __reason = ::core::option::Option::None;
-            #(
-                if __reason.is_none() {
-                    __reason = <#streams as ::settled::StreamingModel>::STRICT_UNSUPPORTED;
-                }
-            )*
-            __reason
-        };
+        const LIMITS: __p::Limits =
+            __p::Limits::model(&[#(<#streams as __p::StreamingModel>::LIMITS),*], #count);
 
-        fn schema(__generator: &mut ::settled::__private::SchemaGen) -> ::settled::__private::Schema {
-            __generator.define::<Self>(|__generator| Self::root_schema(__generator))
+        fn schema(__g: &mut __p::SchemaGen) -> __p::Schema {
+            __g.define::<Self>(Self::root_schema)
         }
 
-        fn root_schema(__generator: &mut ::settled::__private::SchemaGen) -> ::settled::__private::Schema {
+        fn root_schema(__g: &mut __p::SchemaGen) -> __p::Schema {
             #object
         }
     }
@@ -52,64 +33,64 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
 /// The object schema: properties in field order, serde's required keys, descriptions.
 fn object_schema(cx: &Cx<'_>) -> TokenStream {
     let input = cx.model.input;
-    let description = cx
-        .model
-        .attrs
-        .description
-        .get()
-        .cloned()
-        .or_else(|| doc_text(&input.attrs));
-    let describe = description.map(|d| quote! { __object.insert("description", #d); });
-    let properties = cx.fields.iter().map(|f| {
-        let name = &f.name;
-        let schema = field_schema(f);
-        let description = f
+    let description = optional(
+        cx.model
             .attrs
             .description
             .get()
             .cloned()
-            .or_else(|| doc_text(&f.original.attrs));
-        let describe = description
-            .map(|d| quote! { ::settled::__private::describe(&mut __property, #d); });
+            .or_else(|| doc_text(&input.attrs)),
+    );
+    let properties = cx.fields.iter().map(|f| {
+        let name = &f.name;
+        let description = optional(
+            f.attrs
+                .description
+                .get()
+                .cloned()
+                .or_else(|| doc_text(&f.original.attrs)),
+        );
         let constraints = f.attrs.constraints().into_iter().map(|c| {
             let keyword = c.keyword;
             let value = c.value;
-            quote! {
-                ::settled::__private::constrain(&mut __property, #keyword, ::settled::__private::Schema::from(#value));
-            }
+            quote! { (#keyword, #value) }
         });
+        let constraints = quote! { &[#(#constraints),*] };
         let required = if default_expr(cx, f).is_some() {
-            quote! { false }
+            quote! { __p::Some(false) }
         } else if f.with.is_some() {
-            quote! { true }
+            quote! { __p::Some(true) }
         } else {
-            let ty = f.ty;
-            quote! { ::settled::__private::is_required::<#ty>(#name) }
+            quote! { __p::None }
         };
-        quote! {
-            let mut __property = #schema;
-            #(#constraints)*
-            #describe
-            __properties.insert(#name, __property);
-            if #required {
-                __required.push(::settled::__private::Schema::from(#name));
-            }
+        if is_atomic(f) {
+            let schema = field_schema(f);
+            let required = match f.with {
+                Some(_) => quote! { #required.unwrap_or(true) },
+                None => {
+                    let ty = f.ty;
+                    quote! { #required.unwrap_or_else(|| __p::is_required::<#ty>(#name)) }
+                }
+            };
+            quote! { __o.property(#name, #schema, #description, #constraints, #required); }
+        } else {
+            let stream = stream_type(f);
+            quote! { __o.field::<#stream>(__g, #name, #description, #constraints, #required); }
         }
     });
-    let closed = cx.model.deny_unknown_fields.then(|| {
-        quote! { __object.insert("additionalProperties", false); }
-    });
+    let closed = cx.model.deny_unknown_fields;
     quote! {
-        let mut __properties = ::settled::__private::SchemaObject::new();
-        let mut __required = ::std::vec::Vec::new();
+        let mut __o = __p::ObjectSchema::new();
         #(#properties)*
-        let mut __object = ::settled::__private::SchemaObject::new();
-        __object.insert("type", "object");
-        #describe
-        __object.insert("properties", __properties);
-        __object.insert("required", __required);
-        #closed
-        ::settled::__private::Schema::Object(__object)
+        __o.finish(#description, #closed)
+    }
+}
+
+/// `Some("text")` or `None`.
+fn optional(text: Option<String>) -> TokenStream {
+    match text {
+        Some(text) => quote! { __p::Some(#text) },
+        None => quote! { __p::None },
     }
 }
 
@@ -120,12 +101,12 @@ fn field_schema(f: &crate::ast::Field<'_>) -> TokenStream {
     if is_atomic(f) {
         return quote! {{
             #[allow(unused_imports)]
-            use ::settled::__private::{SchemaOfAnything as _, SchemaOfModel as _};
-            (&&::settled::__private::SchemaOf::<#ty>::new()).schema(__generator)
+            use __p::{SchemaOfAnything as _, SchemaOfModel as _};
+            (&&__p::SchemaOf::<#ty>::new()).schema(__g)
         }};
     }
     let stream = stream_type(f);
-    quote! { <#stream as ::settled::StreamingModel>::schema(__generator) }
+    quote! { <#stream as __p::StreamingModel>::schema(__g) }
 }
 
 /// Under `#[settled(strict)]`: each field's type must be one OpenAI's strict structured
@@ -144,11 +125,11 @@ pub(super) fn strict_checks(cx: &Cx<'_>) -> TokenStream {
             let stream = stream_type(f);
             if is_atomic(f) {
                 quote_spanned! {ty.span()=>
-                    const _: () = ::settled::__private::strict_atomic::<#ty>();
+                    const _: () = __p::strict_atomic::<#ty>();
                 }
             } else {
                 quote_spanned! {ty.span()=>
-                    const _: () = ::settled::__private::strict::<#stream>();
+                    const _: () = __p::strict::<#stream>();
                 }
             }
         });
@@ -162,8 +143,8 @@ pub(super) fn strict_checks(cx: &Cx<'_>) -> TokenStream {
         );
         quote_spanned! {span=>
             const _: () = {
-                ::core::assert!(<#ident as ::settled::StreamingModel>::SCHEMA_DEPTH <= #LIMIT_DEPTH, #depth);
-                ::core::assert!(<#ident as ::settled::StreamingModel>::SCHEMA_PROPERTIES <= #LIMIT_PROPERTIES, #properties);
+                ::core::assert!(<#ident as ::settled::StreamingModel>::LIMITS.depth <= #LIMIT_DEPTH, #depth);
+                ::core::assert!(<#ident as ::settled::StreamingModel>::LIMITS.properties <= #LIMIT_PROPERTIES, #properties);
             };
         }
     });

@@ -1,0 +1,60 @@
+//! What a user writes that the derive once got wrong: items named like the generated
+//! code's locals, a user type named `Value`, a constraint on a type alias, an alias, a unit
+//! enum field (no `In…` variant to match), and strict mode on all of it.
+
+#![allow(non_camel_case_types, dead_code)]
+
+use serde::Deserialize;
+use settled::StreamingModel;
+
+// Named like the locals of generated code.
+struct value;
+struct builder;
+struct field_slot;
+struct step;
+struct error;
+struct x;
+struct item;
+struct i;
+struct v;
+struct measured;
+
+type Score = u8;
+
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, Deserialize, StreamingModel)]
+enum Verdict {
+    Ship,
+    Hold,
+}
+
+/// A user struct named `Value`: not `serde_json::Value`.
+#[derive(Debug, Deserialize, StreamingModel)]
+#[settled(strict)]
+struct Value {
+    x: u8,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+#[settled(strict)]
+struct Review {
+    verdict: Verdict,
+    #[settled(maximum = 10)]
+    score: Score,
+    #[serde(alias = "mail")]
+    email: String,
+    inner: Value,
+}
+
+fn main() {
+    let mut stream = Review::stream();
+    let text = br#"{"verdict": "Ship", "score": 9, "mail": "a@b.c", "inner": {"x": 1}}"#;
+    for field in stream.feed(text).unwrap() {
+        // Every arm a user needs: a unit enum field has nothing inside to match.
+        match field {
+            ReviewField::Verdict(_) | ReviewField::Score(_) | ReviewField::Email(_) => {}
+            ReviewField::Inner(_) | ReviewField::InInner(_) => {}
+        }
+    }
+    let review = stream.finish().unwrap();
+    assert_eq!((review.score, review.email.as_str()), (9, "a@b.c"));
+}
