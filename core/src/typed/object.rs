@@ -304,6 +304,9 @@ where
 /// A constraint check of a field's value (`min_items`, …): the message when broken.
 pub type Constraint<V> = fn(&V) -> Result<(), String>;
 
+/// How a field settled inside element `index` of a vector field becomes the model's field.
+pub type Within<E, F> = Option<fn(usize, E) -> F>;
+
 /// A field's value settled (a leaf, in `event`): checks its constraint and makes it the
 /// model's field.
 fn settle_member<V, F>(
@@ -411,7 +414,7 @@ pub fn field_items<'d, M: StreamingModel, E: StreamingModel, X: StreamingModel>(
     slot: &'d mut Option<M::Draft>,
     settled: fn(M::Value) -> X::Field,
     item: fn(usize, E::Value) -> X::Field,
-    inner: Option<fn(usize, E::Field) -> X::Field>,
+    inner: Within<E::Field, X::Field>,
     constraint: Option<Constraint<M::Value>>,
 ) -> Reply<'d, X::Field> {
     let Op::Wrap(child) = op else {
@@ -476,7 +479,7 @@ pub trait Element<M: StreamingModel, X: StreamingModel>: StreamingModel {
         slot: &'d mut Option<M::Draft>,
         settled: fn(M::Value) -> X::Field,
         item: fn(usize, Self::Value) -> X::Field,
-        inner: Option<fn(usize, Self::Field) -> X::Field>,
+        inner: Within<Self::Field, X::Field>,
         constraint: Option<Constraint<M::Value>>,
     ) -> Reply<'d, X::Field> {
         field_items::<M, Self, X>(op, slot, settled, item, inner, constraint)
