@@ -39,8 +39,8 @@ pub(crate) mod protocol_items {
         take_ref_or, take_ref_present,
     };
     pub use super::object::{
-        Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, check_constraints, field,
-        field_items, object_step,
+        Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, Within,
+        check_constraints, field, field_items, object_step,
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
