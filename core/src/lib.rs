@@ -127,6 +127,7 @@
 
 mod dynamic;
 mod error;
+mod json_schema;
 mod options;
 mod path;
 pub mod provider;

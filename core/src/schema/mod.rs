@@ -25,13 +25,10 @@
 //! assert_eq!(openai["additionalProperties"], false);
 //! ```
 
-mod generator;
-mod json;
-
-use crate::typed::StreamingModel;
+pub use crate::json_schema::{Object, Schema};
 #[doc(hidden)]
-pub use generator::{SchemaGen, constrain, def_name, describe, make_nullable};
-pub use json::{Object, Schema};
+pub use crate::json_schema::{SchemaGen, constrain, def_name, describe, make_nullable};
+use crate::typed::StreamingModel;
 
 /// The JSON Schema dialect of [`plain`].
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";

@@ -284,6 +284,12 @@ fn missing_root() -> crate::typed::protocol_items::Rejected {
     }
 }
 
+impl<T: StreamingModel> crate::typed::OnField<T::Field> for TypedStream<T> {
+    fn on_field(&mut self, handler: impl FnMut(&T::Field) + Send + 'static) -> &mut Self {
+        TypedStream::on_field(self, handler)
+    }
+}
+
 impl<T> Default for TypedStream<T>
 where
     T: StreamingModel,

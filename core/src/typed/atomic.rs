@@ -3,7 +3,7 @@
 
 use super::StreamingModel;
 use super::protocol::{Event, Flow, Member, Rejected, Slot};
-use crate::schema::{Schema, SchemaGen};
+use crate::json_schema::{Schema, SchemaGen};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::convert::Infallible;
@@ -170,7 +170,7 @@ where
 
     fn schema(generator: &mut SchemaGen) -> Schema {
         let _ = generator;
-        Schema::Object(crate::schema::Object::new())
+        Schema::Object(crate::json_schema::Object::new())
     }
 
     fn step(member: &mut Member, event: &Event<'_>, slot: &mut dyn Slot<Complete<T>>) -> Flow<T> {

@@ -3,7 +3,7 @@
 //! of an atomic field's type.
 
 use super::StreamingModel;
-use crate::schema::{Schema, SchemaGen};
+use crate::json_schema::{Schema, SchemaGen};
 
 /// Values `min_items`/`max_items` count: sequences (an absent optional value is not
 /// counted).
@@ -188,7 +188,7 @@ pub trait SchemaOfAnything {
 
 impl<T: ?Sized> SchemaOfAnything for SchemaOf<T> {
     fn schema(&self, _: &mut SchemaGen) -> Schema {
-        Schema::Object(crate::schema::Object::new())
+        Schema::Object(crate::json_schema::Object::new())
     }
     fn described(&self) -> bool {
         false
@@ -221,7 +221,7 @@ impl<T: StreamingModel> Described for T {}
 /// A model's object schema, built field by field.
 #[derive(Debug, Default)]
 pub struct ObjectSchema {
-    properties: crate::schema::Object,
+    properties: crate::json_schema::Object,
     required: Vec<Schema>,
 }
 
@@ -257,10 +257,10 @@ impl ObjectSchema {
         required: bool,
     ) {
         for &(keyword, value) in constraints {
-            crate::schema::constrain(&mut schema, keyword, Schema::from(value));
+            crate::json_schema::constrain(&mut schema, keyword, Schema::from(value));
         }
         if let Some(description) = description {
-            crate::schema::describe(&mut schema, description);
+            crate::json_schema::describe(&mut schema, description);
         }
         self.properties.insert(name, schema);
         if required {
@@ -271,7 +271,7 @@ impl ObjectSchema {
     /// The object schema: `{"type": "object", "description", "properties", "required"}`,
     /// closed (`additionalProperties: false`) under `deny_unknown_fields`.
     pub fn finish(self, description: Option<&str>, closed: bool) -> Schema {
-        let mut object = crate::schema::Object::new();
+        let mut object = crate::json_schema::Object::new();
         object.insert("type", "object");
         if let Some(description) = description {
             object.insert("description", description);

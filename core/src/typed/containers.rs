@@ -3,8 +3,8 @@
 
 use super::StreamingModel;
 use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot};
+use crate::json_schema::{Schema, SchemaGen};
 use crate::path::Step;
-use crate::schema::{Schema, SchemaGen};
 use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;

@@ -16,7 +16,7 @@ mod sink;
 mod value;
 mod wrappers;
 
-use crate::schema::{Schema, SchemaGen};
+use crate::json_schema::{Schema, SchemaGen};
 use std::fmt;
 
 pub use atomic::{Atomic, Complete};
@@ -145,7 +145,7 @@ pub trait StreamingModel: Sized + 'static {
     #[doc(hidden)]
     fn schema(generator: &mut SchemaGen) -> Schema {
         let _ = generator;
-        Schema::Object(crate::schema::Object::new())
+        Schema::Object(crate::json_schema::Object::new())
     }
 
     /// The schema at the root of a document (models are inlined there).
@@ -299,11 +299,5 @@ pub trait OnField<F: 'static> {
                 callback(index, value);
             }
         })
-    }
-}
-
-impl<T: StreamingModel> OnField<T::Field> for crate::TypedStream<T> {
-    fn on_field(&mut self, handler: impl FnMut(&T::Field) + Send + 'static) -> &mut Self {
-        crate::TypedStream::on_field(self, handler)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::StreamingModel;
 use super::protocol::{Event, Flow, Member, Rejected, Slot, atomic_step};
-use crate::schema::{Schema, SchemaGen};
+use crate::json_schema::{Schema, SchemaGen};
 use std::convert::Infallible;
 
 macro_rules! atomic_scalars {

@@ -3,8 +3,8 @@
 
 use super::StreamingModel;
 use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, from_raw};
+use crate::json_schema::{Schema, SchemaGen};
 use crate::path::Step;
-use crate::schema::{Schema, SchemaGen};
 use serde_json::{Map, Value};
 use std::any::Any;
 use std::convert::Infallible;
@@ -198,7 +198,7 @@ impl StreamingModel for Value {
     );
 
     fn schema(_: &mut SchemaGen) -> Schema {
-        Schema::Object(crate::schema::Object::new())
+        Schema::Object(crate::json_schema::Object::new())
     }
 
     fn step(member: &mut Member, event: &Event<'_>, slot: &mut dyn Slot<Value>) -> Flow<Value> {

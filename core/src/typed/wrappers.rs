@@ -2,7 +2,7 @@
 
 use super::StreamingModel;
 use super::protocol::{Event, Flow, Member, Rejected, Slot};
-use crate::schema::{Schema, SchemaGen};
+use crate::json_schema::{Schema, SchemaGen};
 use std::any::Any;
 use std::convert::Infallible;
 
@@ -18,7 +18,7 @@ impl<T: StreamingModel> StreamingModel for Option<T> {
 
     fn schema(generator: &mut SchemaGen) -> Schema {
         let mut schema = T::schema(generator);
-        crate::schema::make_nullable(&mut schema);
+        crate::json_schema::make_nullable(&mut schema);
         schema
     }
 
