@@ -52,6 +52,52 @@ mod tests {
     }
 
     #[test]
+    fn expansion_of_a_generic_model() {
+        insta::assert_snapshot!(expand(
+            "pub struct Page<T> {
+                items: Vec<T>,
+                next: Option<String>,
+            }"
+        ));
+    }
+
+    #[test]
+    fn expansion_of_a_recursive_model() {
+        insta::assert_snapshot!(expand(
+            "struct Node {
+                label: String,
+                next: Option<Box<Node>>,
+                #[serde(default)]
+                children: Vec<Node>,
+            }"
+        ));
+    }
+
+    #[test]
+    fn expansion_of_atomic_fields() {
+        insta::assert_snapshot!(expand(
+            "struct Event {
+                #[settled(atomic)]
+                id: Box<str>,
+                #[serde(deserialize_with = \"trimmed\")]
+                title: String,
+            }"
+        ));
+    }
+
+    #[test]
+    fn expansion_of_a_map_model() {
+        insta::assert_snapshot!(expand(
+            "#[serde(deny_unknown_fields, default)]
+            struct Scores {
+                by_player: std::collections::HashMap<String, u32>,
+                #[serde(skip)]
+                cache: u8,
+            }"
+        ));
+    }
+
+    #[test]
     fn expansion_of_a_unit_enum() {
         insta::assert_snapshot!(expand(
             "#[serde(rename_all = \"snake_case\")]
