@@ -5,6 +5,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+pub mod fuzz;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;

@@ -1,0 +1,160 @@
+//! What `#[derive(StreamingModel)]` costs at compile time, against `Deserialize` alone.
+//!
+//! ```sh
+//! cargo run -p settled-benches --release --bin compile_budget
+//! ```
+//!
+//! Writes two copies of a fixture crate of 20 models and 200 mixed fields (strings,
+//! numbers, options, vectors, nested models, unit enums, maps, atomic fields) under
+//! `target/compile-budget/`: one deriving `Deserialize` only, one also
+//! `StreamingModel`. For each it times `cargo check` of the fixture alone (its
+//! dependencies checked first, untimed), three runs, and counts the lines of its expanded
+//! source (`cargo rustc -- -Zunpretty=expanded` on the nightly toolchain, when present).
+//! Budget: both ratios at most 2.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const MODELS: usize = 20;
+const FIELDS_PER_MODEL: usize = 10;
+
+/// The fixture's source: `streaming` adds the derive.
+fn fixture(streaming: bool) -> String {
+    let derive = if streaming {
+        "#[derive(Debug, Clone, Deserialize, StreamingModel)]"
+    } else {
+        "#[derive(Debug, Clone, Deserialize)]"
+    };
+    let enum_derive = if streaming {
+        "#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, StreamingModel)]"
+    } else {
+        "#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]"
+    };
+    let mut out = String::from(
+        "#![allow(dead_code)]\nuse serde::{Deserialize, Serialize};\n#[allow(unused_imports)]\nuse settled::StreamingModel;\nuse std::collections::HashMap;\n\n",
+    );
+    let _ = writeln!(
+        out,
+        "{enum_derive}\n#[serde(rename_all = \"snake_case\")]\npub enum Level {{ Low, Mid, High }}\n"
+    );
+    for m in 0..MODELS {
+        let _ = writeln!(out, "/// Model {m}.\n{derive}\npub struct Model{m} {{");
+        for f in 0..FIELDS_PER_MODEL {
+            let ty = match (f + m) % 10 {
+                0 => "String".to_owned(),
+                1 => "u32".to_owned(),
+                2 => "Option<String>".to_owned(),
+                3 => "Vec<String>".to_owned(),
+                4 => "f64".to_owned(),
+                5 => "Level".to_owned(),
+                6 => "HashMap<String, u8>".to_owned(),
+                7 if m > 0 => format!("Vec<Model{}>", m - 1),
+                8 if m > 0 => format!("Option<Model{}>", m - 1),
+                9 => "bool".to_owned(),
+                _ => "i64".to_owned(),
+            };
+            let attr = if streaming && f == 9 && m % 3 == 0 {
+                "    #[settled(atomic)]\n"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "    /// Field {f}.\n{attr}    pub field_{f}: {ty},");
+        }
+        out.push_str("}\n\n");
+    }
+    out
+}
+
+fn write_crate(dir: &Path, workspace: &Path, streaming: bool) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let core = workspace.join("core");
+    let manifest = format!(
+        "[package]\nname = \"fixture\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n[dependencies]\nserde = {{ version = \"1\", features = [\"derive\"] }}\nsettled = {{ path = {core:?} }}\n"
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), fixture(streaming)).unwrap();
+}
+
+/// Median of three `cargo check` runs of the fixture itself (its dependencies are
+/// checked first).
+fn check_time(dir: &Path, target: &Path) -> Duration {
+    let cargo = |args: &[&str]| {
+        let status = Command::new("cargo")
+            .args(args)
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", target)
+            .status()
+            .unwrap();
+        assert!(status.success(), "cargo {args:?}");
+    };
+    cargo(&["check", "--quiet"]);
+    let mut times: Vec<Duration> = (0..3)
+        .map(|_| {
+            // Touch the fixture so that only it is checked again.
+            let lib = dir.join("src/lib.rs");
+            let text = std::fs::read_to_string(&lib).unwrap();
+            std::fs::write(&lib, text).unwrap();
+            let start = Instant::now();
+            cargo(&["check", "--quiet"]);
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[1]
+}
+
+/// Lines of the fixture's expanded source (nightly only).
+fn expanded_lines(dir: &Path, target: &Path) -> Option<usize> {
+    let output = Command::new("cargo")
+        .args([
+            "+nightly",
+            "rustc",
+            "--quiet",
+            "--lib",
+            "--",
+            "-Zunpretty=expanded",
+        ])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target.join("nightly"))
+        .output()
+        .ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).lines().count())
+}
+
+fn main() {
+    let workspace: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let workspace = workspace.canonicalize().unwrap();
+    let root = workspace.join("target/compile-budget");
+    let target = root.join("target");
+    let plain = root.join("deserialize");
+    let streaming = root.join("streaming");
+    write_crate(&plain, &workspace, false);
+    write_crate(&streaming, &workspace, true);
+    let plain_time = check_time(&plain, &target);
+    let streaming_time = check_time(&streaming, &target);
+    println!(
+        "fixture: {MODELS} models, {} fields",
+        MODELS * FIELDS_PER_MODEL
+    );
+    println!(
+        "cargo check: Deserialize {:.2} s, + StreamingModel {:.2} s: {:.2}x",
+        plain_time.as_secs_f64(),
+        streaming_time.as_secs_f64(),
+        streaming_time.as_secs_f64() / plain_time.as_secs_f64()
+    );
+    match (
+        expanded_lines(&plain, &target),
+        expanded_lines(&streaming, &target),
+    ) {
+        (Some(p), Some(s)) => println!(
+            "expanded lines: Deserialize {p}, + StreamingModel {s}: {:.2}x",
+            s as f64 / p as f64
+        ),
+        _ => println!("expanded lines: needs the nightly toolchain (cargo +nightly)"),
+    }
+}
