@@ -149,3 +149,15 @@ mod tests {
         assert_eq!(err.to_string(), "missing field `score`");
     }
 }
+
+/// A draft's member `key` if it has arrived (absent members are left out).
+pub fn entry<M: serde::ser::SerializeMap, T: serde::Serialize>(
+    map: &mut M,
+    key: &'static str,
+    value: &Option<T>,
+) -> Result<(), M::Error> {
+    match value {
+        Some(value) => map.serialize_entry(key, value),
+        None => Ok(()),
+    }
+}

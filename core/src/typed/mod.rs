@@ -35,8 +35,8 @@ pub(crate) mod protocol_items {
         check_items, check_length, check_range, strict, strict_atomic,
     };
     pub use super::missing::{
-        is_required, missing, require, require_present, take, take_or, take_present, take_ref,
-        take_ref_or, take_ref_present,
+        entry, is_required, missing, require, require_present, take, take_or, take_present,
+        take_ref, take_ref_or, take_ref_present,
     };
     pub use super::object::{
         Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, Within,

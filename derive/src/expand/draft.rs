@@ -26,11 +26,9 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let fdocs = docs(&f.original.attrs);
         let fvis = f.vis;
         let fident = &f.ident;
-        let name = &f.name;
         let ty = draft_type(f);
         quote! {
             #(#fdocs)*
-            #[serde(rename = #name, skip_serializing_if = "::core::option::Option::is_none")]
             #fvis #fident: ::core::option::Option<#ty>,
         }
     });
@@ -42,7 +40,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     });
     let marker = cx.marker().map(|marker| {
         quote! {
-            #[serde(skip)]
             #[doc(hidden)]
             pub __marker: #marker,
         }
@@ -51,28 +48,37 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     // draft gets its impls by hand.
     let (derives, impls) = if cx.marker().is_none() {
         let derives = quote! {
-            #[derive(Clone, Debug, Default, PartialEq, ::settled::__private::serde::Serialize)]
+            #[derive(Clone, Debug, Default, PartialEq)]
         };
         (derives, None)
     } else {
-        (
-            quote! { #[derive(::settled::__private::serde::Serialize)] },
-            Some(generic_impls(cx)),
-        )
+        (quote! {}, Some(generic_impls(cx)))
     };
     let public = quote! {
         #[doc = #doc]
         #derives
-        #[serde(crate = "::settled::__private::serde", bound = "")]
         #vis struct #draft #generics #where_clause {
             #(#members)*
-            #[serde(skip)]
             #[doc(hidden)]
             pub __settled: ::settled::__private::FieldSet,
             #marker
         }
     };
+    let entries = cx.fields.iter().map(|f| {
+        let fident = &f.ident;
+        let name = &f.name;
+        quote! { __p::entry(&mut __m, #name, &self.#fident)?; }
+    });
     let private = quote! {
+        #[automatically_derived]
+        impl #impl_generics __p::serde::Serialize for #draft #ty_generics #where_clause {
+            fn serialize<__S: __p::serde::Serializer>(&self, __s: __S) -> __p::Result<__S::Ok, __S::Error> {
+                let mut __m = __s.serialize_map(__p::None)?;
+                #(#entries)*
+                __p::serde::ser::SerializeMap::end(__m)
+            }
+        }
+
         #[automatically_derived]
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.

@@ -102,7 +102,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
 
         #[doc = #name_doc]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #vis enum #field_name {
             #(#name_docs #name_variants,)*
         }
