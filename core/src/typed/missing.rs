@@ -138,18 +138,6 @@ pub fn take_ref_or<F: StreamingModel>(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn missing_is_none_for_options_and_an_error_otherwise() {
-        assert_eq!(missing::<Option<u8>>("x").unwrap(), None);
-        let err = missing::<u8>("score").unwrap_err();
-        assert_eq!(err.to_string(), "missing field `score`");
-    }
-}
-
 /// A draft's member `key` if it has arrived (absent members are left out).
 pub fn entry<M: serde::ser::SerializeMap, T: serde::Serialize>(
     map: &mut M,
@@ -159,5 +147,17 @@ pub fn entry<M: serde::ser::SerializeMap, T: serde::Serialize>(
     match value {
         Some(value) => map.serialize_entry(key, value),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_is_none_for_options_and_an_error_otherwise() {
+        assert_eq!(missing::<Option<u8>>("x").unwrap(), None);
+        let err = missing::<u8>("score").unwrap_err();
+        assert_eq!(err.to_string(), "missing field `score`");
     }
 }
