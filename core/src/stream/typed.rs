@@ -100,6 +100,23 @@ impl<T: StreamingModel> TypedStream<T> {
         Ok(Fields::new(fields))
     }
 
+    /// Scans one chunk and updates the draft, without building the fields that settle
+    /// (the fast path for an application that only renders the draft). Callbacks
+    /// registered with [`TypedStream::on_field`] still run.
+    ///
+    /// # Errors
+    ///
+    /// As [`TypedStream::feed`].
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        if !self.handlers.is_empty() {
+            return self.feed(chunk).map(drop).map_err(FeedError::into_error);
+        }
+        self.sink.events = false;
+        let result = self.feed(chunk).map(drop).map_err(FeedError::into_error);
+        self.sink.events = true;
+        result
+    }
+
     fn run_handlers(&mut self, fields: &[T::Field]) {
         for field in fields {
             for handler in &mut self.handlers {

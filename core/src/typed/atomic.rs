@@ -138,7 +138,7 @@ fn step<T, W: DeserializeWith<T>>(
 
 impl<T, W> StreamingModel for AtomicWith<T, W>
 where
-    T: DeserializeOwned + fmt::Debug + Send + 'static,
+    T: DeserializeOwned + fmt::Debug + Send + Sync + 'static,
     W: DeserializeWith<T>,
 {
     type Value = T;
@@ -161,7 +161,7 @@ where
 
 impl<T> StreamingModel for Atomic<T>
 where
-    T: DeserializeOwned + fmt::Debug + Send + 'static,
+    T: DeserializeOwned + fmt::Debug + Send + Sync + 'static,
 {
     type Value = T;
     type Draft = Complete<T>;

@@ -131,7 +131,15 @@ impl<T: StreamingModel> Frame for VecFrame<T> {
         out: &mut Out,
     ) {
         let value = match draft.downcast_mut::<Vec<T::Draft>>().and_then(|v| v.last()) {
-            Some(last) if ok => T::to_value(last),
+            Some(last) if ok && out.events => T::to_value(last),
+            Some(_) if ok => {
+                // Settled, and nobody wants its value.
+                self.open = false;
+                if self.pushed {
+                    self.position += 1;
+                }
+                return;
+            }
             _ => {
                 self.open = false;
                 if self.pushed {
@@ -335,7 +343,7 @@ impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
         out: &mut Out,
     ) {
         let value = match draft.downcast_mut::<M>().and_then(|m| m.entry(&self.key)) {
-            Some(entry) if ok => T::to_value(entry),
+            Some(entry) if ok && out.events => T::to_value(entry),
             _ => {
                 self.phase = MapPhase::Open;
                 return;

@@ -82,7 +82,7 @@ pub trait StreamingModel: Sized + 'static {
     /// [`Atomic<T>`]).
     type Value: serde::de::DeserializeOwned + fmt::Debug + Send + 'static;
     /// The partial value shown while it streams.
-    type Draft: Clone + fmt::Debug + PartialEq + serde::Serialize + 'static;
+    type Draft: Clone + fmt::Debug + PartialEq + serde::Serialize + Send + 'static;
     /// What settles inside a value of this type (a model's fields, a vector's elements);
     /// `Infallible` for values with nothing inside.
     type Field: fmt::Debug + Send + 'static;

@@ -109,6 +109,8 @@ where
     keyed: bool,
     member: Member,
     outbox: Option<T::Field>,
+    /// A draft to hand the field table when wrapping (which reads none), made once.
+    scratch: Option<T::Draft>,
 }
 
 impl<T: Object> ObjectFrame<T>
@@ -123,6 +125,7 @@ where
             keyed: false,
             member: Member::default(),
             outbox: None,
+            scratch: None,
         }
     }
 
@@ -242,11 +245,16 @@ where
             self.phase = Phase::Open;
             return;
         }
-        let field = match T::field(index, Op::Closed(Raw::span_only(span)), draft) {
-            Reply::Field(field) => field,
-            _ => return,
-        };
-        self.settled(index, draft, field, out);
+        let wanted = out.events;
+        match T::field(index, Op::Closed(Raw::span_only(span), wanted), draft) {
+            Reply::Field(Ok(Some(field))) => self.settled(index, draft, Ok(field), out),
+            Reply::Field(Ok(None)) => {
+                self.phase = Phase::Open;
+                T::settled_mut(draft).insert(index);
+            }
+            Reply::Field(Err(rejected)) => self.settled(index, draft, Err(rejected), out),
+            _ => {}
+        }
     }
 
     fn child_draft<'d>(&mut self, draft: &'d mut dyn Any) -> Option<&'d mut dyn Any> {
@@ -264,8 +272,8 @@ where
             return false;
         };
         // The draft is not needed to wrap a field: any draft of the type will do.
-        let mut unused = T::Draft::default();
-        self.outbox = match T::field(index, Op::Wrap(child), &mut unused) {
+        let unused = self.scratch.get_or_insert_with(T::Draft::default);
+        self.outbox = match T::field(index, Op::Wrap(child), unused) {
             Reply::Wrapped(field) => field,
             _ => None,
         };
@@ -358,8 +366,9 @@ fn settle_draft<M: StreamingModel, F>(
 pub enum Op<'a, 'e> {
     /// An event of the field's value.
     Step(&'a mut Member, &'a Event<'e>),
-    /// The field's frame closed, over this text.
-    Closed(Raw<'e>),
+    /// The field's frame closed, over this text; `true` if its value is wanted (for an
+    /// event), else it is built only to check a constraint.
+    Closed(Raw<'e>, bool),
     /// The field's draft, for its frame.
     Draft,
     /// A field settled inside the field (in its frame's outbox): as the model's field.
@@ -370,8 +379,8 @@ pub enum Op<'a, 'e> {
 pub enum Reply<'d, F> {
     /// To [`Op::Step`].
     Flow(Flow<F>),
-    /// To [`Op::Closed`].
-    Field(Result<F, Rejected>),
+    /// To [`Op::Closed`]: the field, or `None` when it was not wanted.
+    Field(Result<Option<F>, Rejected>),
     /// To [`Op::Draft`].
     Draft(Option<&'d mut dyn Any>),
     /// To [`Op::Wrap`].
@@ -394,8 +403,9 @@ pub fn field<'d, M: StreamingModel, X: StreamingModel>(
             settled,
             constraint,
         )),
-        Op::Closed(raw) => {
-            Reply::Field(settle_draft::<M, X::Field>(slot, raw, settled, constraint))
+        Op::Closed(_, false) if constraint.is_none() => Reply::Field(Ok(None)),
+        Op::Closed(raw, _) => {
+            Reply::Field(settle_draft::<M, X::Field>(slot, raw, settled, constraint).map(Some))
         }
         Op::Draft => Reply::Draft(slot.as_mut().and_then(M::frame_draft)),
         Op::Wrap(child) => {

@@ -180,6 +180,9 @@ pub struct Out {
     pub(crate) emitted: bool,
     /// The span of the container that just closed (for its parent's checks).
     pub(crate) closed: Option<std::ops::Range<usize>>,
+    /// Fields are wanted: a container's value is built for its event (else only its
+    /// constraint needs it).
+    pub(crate) events: bool,
 }
 
 impl Out {

@@ -32,6 +32,9 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     fail_fast: bool,
     /// The complete draft a second root replaced (keep-last), until that one settles.
     previous: Option<T::Draft>,
+    /// Fields are wanted (`feed`, callbacks); without them (`push`), containers' values
+    /// are not built for events and nothing is wrapped.
+    pub(crate) events: bool,
 }
 
 impl<T: StreamingModel> TypedSink<T> {
@@ -45,6 +48,7 @@ impl<T: StreamingModel> TypedSink<T> {
             done: None,
             fail_fast,
             previous: None,
+            events: true,
         }
     }
 
@@ -68,7 +72,10 @@ impl<T: StreamingModel> TypedSink<T> {
             self.root_event(&event);
             return;
         };
-        let mut out = Out::default();
+        let mut out = Out {
+            events: self.events,
+            ..Out::default()
+        };
         let flow = {
             let (below, above) = self.stack.split_at_mut(top);
             match (Self::draft_at(&mut self.slot, below), above.first_mut()) {
@@ -117,7 +124,10 @@ impl<T: StreamingModel> TypedSink<T> {
             self.settle_root(ok);
             return;
         };
-        let mut out = Out::default();
+        let mut out = Out {
+            events: self.events,
+            ..Out::default()
+        };
         {
             let (below, above) = self.stack.split_at_mut(parent);
             if let (Some(draft), Some(frame)) =
@@ -149,7 +159,9 @@ impl<T: StreamingModel> TypedSink<T> {
     /// A field settled at `level`: each ancestor wraps it as its own, down to the root's
     /// fields (the depth is the cost, once per settled value).
     fn propagate(&mut self, out: &mut Out, level: usize) {
-        if !std::mem::take(&mut out.emitted) {
+        // Nobody wants the field (`push`): it stays in its frame's outbox, overwritten by
+        // the next.
+        if !std::mem::take(&mut out.emitted) || !self.events {
             return;
         }
         for l in (1..=level).rev() {
