@@ -84,9 +84,9 @@
 //!
 //! # Async
 //!
-//! With the `futures` feature, [`updates::updates`] turns any `Stream` of byte chunks
-//! (an HTTP body) into a `Stream` of [`updates::Update`]s: fields as they settle, drafts
-//! (opt-in), and the strict value last.
+//! With the `futures` feature, [`TypedStream::updates`] turns any `Stream` of byte chunks
+//! (an HTTP body) into a `Stream` of [`Update`]s: fields as they settle, drafts (opt-in),
+//! and the strict value last.
 //!
 //! # Options and limits
 //!
@@ -114,7 +114,9 @@
 //!
 //! # Feature flags
 //!
-//! - `futures`: the async adapter, [`updates`] (adds `futures-core`).
+//! - `futures`: the async adapter, [`TypedStream::updates`] (adds `futures-core`).
+//! - `chrono`, `time`, `uuid`, `url`, `rust_decimal`: those crates' types as field types,
+//!   each shown once settled, with its JSON Schema `format` (`date-time`, `uuid`, `uri`, …).
 //!
 //! The scanner itself ([`Scanner`] with a [`Sink`]) is public for tools that need raw
 //! events.
@@ -146,7 +148,9 @@ pub use error::{Error, ErrorKind, Position};
 pub use options::{Options, SERDE_MAX_DEPTH, SecondRoot};
 pub use scanner::{Scanner, Warning, WarningKind};
 /// Derives streaming for a response type: `#[derive(StreamingModel)]` on a struct with named
-/// fields (or on a unit enum, which then streams as one atomic value).
+/// fields, on a newtype, tuple or `#[serde(transparent)]` struct (which streams as the value
+/// it wraps: its draft, events and schema are that value's), or on a unit enum (which
+/// streams as one atomic value).
 ///
 /// For `struct X`, it generates beside it, with `X`'s visibility:
 ///
@@ -163,9 +167,11 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// - `X::stream()` / `X::stream_with_options(options)` and the `StreamingModel` impl.
 ///
 /// Keys are the keys serde reads: `rename`, `rename_all`, `alias`, `default`, `skip` and
-/// `skip_deserializing` are honoured. Tuple structs, unions, enums with data and `flatten`
-/// are compile errors that say what to do instead. Models need `Debug` and `Deserialize`;
-/// unit enums also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
+/// `skip_deserializing` are honoured; a field with `deserialize_with` or `with` streams as
+/// one value (its draft is the settled value, its event what the function returned). Unit
+/// structs, unions, enums with data, `flatten` and borrowed fields (`&'a str`) are compile
+/// errors that say what to do instead. Models need `Debug` and `Deserialize`; unit enums
+/// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};
@@ -220,6 +226,7 @@ pub use stream::{
 pub use stream::{Update, UpdateError, Updates};
 pub use typed::{
     Atomic, Callback, Complete, Entry, FieldName, FieldState, Item, ItemCallback, StreamingModel,
+    TupleDraft, TupleItem,
 };
 
 /// The crate README's example, compiled and run as a doctest.

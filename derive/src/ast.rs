@@ -38,8 +38,22 @@ impl Fallback {
 
 pub(crate) enum Body<'a> {
     Struct(Vec<Field<'a>>),
+    /// A newtype or tuple struct, or a `#[serde(transparent)]` struct: the JSON is its
+    /// inner value (a tuple struct's fields as a tuple).
+    Wrapper(Wrapper<'a>),
     /// A unit enum: its variants' serialized names.
     UnitEnum(Vec<String>),
+}
+
+/// How a wrapper struct reads: the type it streams as, and how its value is built from
+/// that type's value.
+pub(crate) struct Wrapper<'a> {
+    /// The field types the JSON holds, in order (one for a newtype or transparent struct).
+    pub(crate) types: Vec<&'a Type>,
+    /// The members the values go to (`0`, `1`, … or the transparent field's name).
+    pub(crate) members: Vec<syn::Member>,
+    /// Members serde fills with their default (a transparent struct's skipped fields).
+    pub(crate) defaults: Vec<(syn::Member, Fallback)>,
 }
 
 pub(crate) struct Field<'a> {
@@ -72,6 +86,15 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
         ));
         return None;
     }
+    if let Some(lifetime) = input.generics.lifetimes().next() {
+        errors.push(syn::Error::new_spanned(
+            lifetime,
+            "StreamingModel needs owned types: a stream's draft and events outlive the chunk \
+             each value arrived in, so fields cannot borrow from the input; use `String` (or \
+             `Cow<'static, str>`) for `&str`, and owned types for other borrows",
+        ));
+        return None;
+    }
     let cx = Ctxt::new();
     let container = ast::Container::from_ast(&cx, input, Derive::Deserialize);
     if let Err(e) = cx.check() {
@@ -80,7 +103,6 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
     }
     let container = container?;
     for (unsupported, what) in [
-        (container.attrs.transparent(), "`#[serde(transparent)]`"),
         (
             container.attrs.type_from().is_some(),
             "`#[serde(from = ...)]`",
@@ -94,8 +116,8 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
             errors.push(syn::Error::new_spanned(
                 &input.ident,
                 format!(
-                    "{what} cannot be streamed yet: the JSON is not shaped like this type's fields; \
-                     stream the inner type instead, or mark fields holding this type `#[settled(atomic)]`"
+                    "{what} cannot be streamed: the JSON is shaped like the other type, not this \
+                     one; stream that type, or mark fields holding this type `#[settled(atomic)]`"
                 ),
             ));
         }
@@ -105,14 +127,30 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
     }
     let attrs = attr::container(&input.attrs, errors);
     let body = match &container.data {
+        ast::Data::Struct(_, fields) if container.attrs.transparent() => {
+            Body::Wrapper(wrapper(fields, errors)?)
+        }
         ast::Data::Struct(ast::Style::Struct, fields) => {
             Body::Struct(fields.iter().filter_map(|f| field(f, errors)).collect())
         }
-        ast::Data::Struct(_, _) => {
+        ast::Data::Struct(ast::Style::Newtype | ast::Style::Tuple, fields) => {
+            if fields.len() > MAX_TUPLE {
+                errors.push(syn::Error::new_spanned(
+                    &input.ident,
+                    format!(
+                        "a tuple struct streams as a tuple of at most {MAX_TUPLE} elements, this \
+                         one has {}: give its fields names",
+                        fields.len()
+                    ),
+                ));
+                return None;
+            }
+            Body::Wrapper(wrapper(fields, errors)?)
+        }
+        ast::Data::Struct(ast::Style::Unit, _) => {
             errors.push(syn::Error::new_spanned(
                 &input.ident,
-                "StreamingModel needs named fields: a tuple or unit struct has no keys to stream; \
-                 use `struct Name { field: Type }`",
+                "a unit struct holds nothing to stream: use a unit enum, or `()`",
             ));
             return None;
         }
@@ -124,7 +162,7 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
                         v.original,
                         "StreamingModel supports only unit enums (variants without data) for now; \
                          mark a field holding this enum `#[settled(atomic)]` and derive only \
-                         `Deserialize` on it",
+                         `Debug` and `Deserialize` on it",
                     ));
                 } else if !v.attrs.skip_deserializing() {
                     names.push(v.attrs.name().deserialize_name().to_owned());
@@ -140,6 +178,38 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
         deny_unknown_fields: container.attrs.deny_unknown_fields(),
         default: Fallback::from_serde(container.attrs.default()),
     })
+}
+
+/// The largest tuple settled streams.
+const MAX_TUPLE: usize = 5;
+
+/// A newtype, tuple or transparent struct: the fields serde reads, in order, and the ones
+/// it fills with defaults.
+fn wrapper<'a>(fields: &[ast::Field<'a>], errors: &mut Vec<syn::Error>) -> Option<Wrapper<'a>> {
+    let mut out = Wrapper {
+        types: Vec::new(),
+        members: Vec::new(),
+        defaults: Vec::new(),
+    };
+    for f in fields {
+        if f.attrs.skip_deserializing() {
+            out.defaults
+                .push((f.member.clone(), Fallback::from_serde(f.attrs.default())));
+            continue;
+        }
+        if f.attrs.deserialize_with().is_some() {
+            errors.push(syn::Error::new_spanned(
+                f.original,
+                "a field read by `deserialize_with` or `with` cannot carry a wrapper struct's \
+                 stream: derive only `Deserialize` on this struct and mark fields holding it \
+                 `#[settled(atomic)]`",
+            ));
+            return None;
+        }
+        out.types.push(f.ty);
+        out.members.push(f.member.clone());
+    }
+    Some(out)
 }
 
 fn field<'a>(f: &ast::Field<'a>, errors: &mut Vec<syn::Error>) -> Option<Field<'a>> {

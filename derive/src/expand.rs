@@ -10,6 +10,7 @@ mod fields;
 mod model;
 mod schema;
 mod unit_enum;
+mod wrapper;
 
 use crate::ast::{self, Body, Field, Model};
 use crate::names::camel;
@@ -35,6 +36,7 @@ pub(crate) fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>
 fn expand(model: &Model<'_>) -> TokenStream {
     match &model.body {
         Body::UnitEnum(_) => unit_enum::expand(model),
+        Body::Wrapper(wrapper) => wrapper::expand(model, wrapper),
         Body::Struct(all) => {
             let cx = Cx::new(model, all);
             let (draft, draft_impls) = draft::expand(&cx);
@@ -101,27 +103,7 @@ impl<'a> Cx<'a> {
     /// Concrete field types get no bound: a missing impl is reported where the field's
     /// type is used, at the field.
     pub(crate) fn where_clause(&self) -> TokenStream {
-        let user = self
-            .generics()
-            .where_clause
-            .as_ref()
-            .map(|w| w.predicates.iter().collect::<Vec<_>>())
-            .unwrap_or_default();
-        let params = self.generics().type_params().map(|p| {
-            let p = &p.ident;
-            quote_spanned! {p.span()=>
-                #p: ::settled::StreamingModel<Value = #p>
-                    + ::settled::__private::serde::de::DeserializeOwned
-                    + ::core::fmt::Debug
-                    + ::core::marker::Send
-            }
-        });
-        let all: Vec<TokenStream> = user.iter().map(|p| quote! { #p }).chain(params).collect();
-        if all.is_empty() {
-            quote! {}
-        } else {
-            quote! { where #(#all),* }
-        }
+        where_clause(self.generics())
     }
 
     /// The field's type names the model itself (recursion, through `Vec` or `Box`).
@@ -139,6 +121,32 @@ impl<'a> Cx<'a> {
     pub(crate) fn marker(&self) -> Option<TokenStream> {
         let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();
         (!params.is_empty()).then(|| quote! { ::core::marker::PhantomData<fn() -> (#(#params,)*)> })
+    }
+}
+
+/// The user's where clause plus, for each type parameter, what streaming it needs.
+/// Concrete field types get no bound: a missing impl is reported where the field's type is
+/// used, at the field.
+pub(crate) fn where_clause(generics: &syn::Generics) -> TokenStream {
+    let user = generics
+        .where_clause
+        .as_ref()
+        .map(|w| w.predicates.iter().collect::<Vec<_>>())
+        .unwrap_or_default();
+    let params = generics.type_params().map(|p| {
+        let p = &p.ident;
+        quote_spanned! {p.span()=>
+            #p: ::settled::StreamingModel<Value = #p>
+                + ::settled::__private::serde::de::DeserializeOwned
+                + ::core::fmt::Debug
+                + ::core::marker::Send
+        }
+    });
+    let all: Vec<TokenStream> = user.iter().map(|p| quote! { #p }).chain(params).collect();
+    if all.is_empty() {
+        quote! {}
+    } else {
+        quote! { where #(#all),* }
     }
 }
 

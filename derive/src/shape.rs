@@ -6,8 +6,50 @@ use syn::{GenericArgument, PathArguments, Type};
 
 /// Types whose values have nothing inside that settles separately.
 const LEAVES: &[&str] = &[
-    "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
-    "isize", "f32", "f64", "String", "str",
+    "bool",
+    "char",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "f32",
+    "f64",
+    "String",
+    "str",
+    "Cow",
+    "PathBuf",
+    "IpAddr",
+    "Ipv4Addr",
+    "Ipv6Addr",
+    "SocketAddr",
+    "SocketAddrV4",
+    "SocketAddrV6",
+    "NonZeroU8",
+    "NonZeroU16",
+    "NonZeroU32",
+    "NonZeroU64",
+    "NonZeroUsize",
+    "NonZeroI8",
+    "NonZeroI16",
+    "NonZeroI32",
+    "NonZeroI64",
+    "Uuid",
+    "Url",
+    "Decimal",
+    "DateTime",
+    "NaiveDate",
+    "NaiveDateTime",
+    "NaiveTime",
+    "OffsetDateTime",
+    "PrimitiveDateTime",
 ];
 
 /// The first generic type argument of `ty` if its last path segment is `name`.
@@ -28,9 +70,9 @@ fn argument_of<'t>(ty: &'t Type, names: &[&str]) -> Option<&'t Type> {
     })
 }
 
-/// `ty` without `Option<…>` and `Box<…>` wrappers.
+/// `ty` without `Option<…>`, `Box<…>` and `Arc<…>` wrappers.
 fn strip(mut ty: &Type) -> &Type {
-    while let Some(inner) = argument_of(ty, &["Option", "Box"]) {
+    while let Some(inner) = argument_of(ty, &["Option", "Box", "Arc"]) {
         ty = inner;
     }
     ty

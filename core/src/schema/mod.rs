@@ -119,6 +119,21 @@ fn strictify(schema: &mut Schema) {
     let Schema::Object(map) = schema else {
         return;
     };
+    // Strict mode has no `prefixItems`: a tuple's elements become `items` that may be any
+    // of its element types (positions are lost; serde still checks them).
+    if let Some(Schema::Array(elements)) = map.remove("prefixItems") {
+        let mut distinct: Vec<Schema> = Vec::new();
+        for element in elements {
+            if !distinct.contains(&element) {
+                distinct.push(element);
+            }
+        }
+        let items = match <[Schema; 1]>::try_from(distinct) {
+            Ok([one]) => one,
+            Err(many) => Schema::object([("anyOf", many)]),
+        };
+        map.insert("items", items);
+    }
     map.retain(|k, _| OPENAI_KEYWORDS.contains(&k));
     let is_object =
         map.get("type").is_some_and(|t| t == "object") || map.contains_key("properties");

@@ -5,7 +5,9 @@ use super::StreamingModel;
 use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot};
 use crate::json_schema::{Schema, SchemaGen};
 use crate::path::Step;
-use std::any::Any;
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, IgnoredAny, MapAccess, Visitor};
+use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
 use std::marker::PhantomData;
@@ -127,11 +129,11 @@ impl<T: StreamingModel> Frame for VecFrame<T> {
         &mut self,
         draft: &mut dyn Any,
         ok: bool,
-        _span: std::ops::Range<usize>,
+        span: std::ops::Range<usize>,
         out: &mut Out,
     ) {
         let value = match draft.downcast_mut::<Vec<T::Draft>>().and_then(|v| v.last()) {
-            Some(last) if ok && out.events => T::to_value(last),
+            Some(last) if ok && out.events => T::to_value(last).map_err(|r| r.within(span)),
             Some(_) if ok => {
                 // Settled, and nobody wants its value.
                 self.open = false;
@@ -282,6 +284,8 @@ enum MapPhase {
 
 /// The frame of a map: `M` is the draft map.
 struct MapFrame<T: StreamingModel, M> {
+    /// serde's reason to refuse a key (a map with non-string keys reads them from it).
+    check_key: fn(&str) -> Result<(), serde_json::Error>,
     phase: MapPhase,
     key: String,
     member: Member,
@@ -303,7 +307,13 @@ impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
                 self.key.clear();
                 self.key.push_str(key);
                 self.member = Member::default();
-                if map.entry(key).is_some() {
+                if let Err(error) = (self.check_key)(key) {
+                    out.reject_member(Rejected {
+                        error,
+                        span: raw.span(),
+                    });
+                    self.phase = MapPhase::Skip;
+                } else if map.entry(key).is_some() {
                     // serde would keep the last value; the first has settled and been
                     // reported, and a settled value never changes: refused.
                     let message =
@@ -339,11 +349,11 @@ impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
         &mut self,
         draft: &mut dyn Any,
         ok: bool,
-        _span: std::ops::Range<usize>,
+        span: std::ops::Range<usize>,
         out: &mut Out,
     ) {
         let value = match draft.downcast_mut::<M>().and_then(|m| m.entry(&self.key)) {
-            Some(entry) if ok && out.events => T::to_value(entry),
+            Some(entry) if ok && out.events => T::to_value(entry).map_err(|r| r.within(span)),
             _ => {
                 self.phase = MapPhase::Open;
                 return;
@@ -378,8 +388,9 @@ impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
 }
 
 impl<T: StreamingModel, M> MapFrame<T, M> {
-    fn new() -> Self {
+    fn new(check_key: fn(&str) -> Result<(), serde_json::Error>) -> Self {
         MapFrame {
+            check_key,
             phase: MapPhase::Open,
             key: String::new(),
             member: Member::default(),
@@ -400,11 +411,62 @@ impl<T: StreamingModel, M> MapFrame<T, M> {
     }
 }
 
-/// `HashMap` and `BTreeMap` with `String` keys stream the same way.
-macro_rules! string_keyed_map {
-    ($($map:ident),*) => {$(
-        impl<T: StreamingModel> StreamingModel for $map<String, T> {
-            type Value = $map<String, T::Value>;
+/// A map's key, read from the JSON key's text as serde reads map keys: a `String` as it
+/// is, numbers, unit enums and other types from the string.
+fn read_key<K: DeserializeOwned + 'static>(key: String) -> Result<K, serde_json::Error> {
+    let mut text = Some(key);
+    if let Some(key) = (&mut text as &mut dyn Any)
+        .downcast_mut::<Option<K>>()
+        .and_then(Option::take)
+    {
+        return Ok(key);
+    }
+    let key = text.unwrap_or_default();
+    let json = format!("{{{}:0}}", serde_json::to_string(&key)?);
+    serde_json::from_str::<FirstKey<K>>(&json).map(|first| first.0)
+}
+
+/// serde's reason to refuse `key` as a `K` (never for `String`).
+fn check_key<K: DeserializeOwned + 'static>(key: &str) -> Result<(), serde_json::Error> {
+    if TypeId::of::<K>() == TypeId::of::<String>() {
+        return Ok(());
+    }
+    read_key::<K>(key.to_owned()).map(drop)
+}
+
+/// The key of a one-entry JSON object, read as serde reads map keys.
+struct FirstKey<K>(K);
+
+impl<'de, K: Deserialize<'de>> Deserialize<'de> for FirstKey<K> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit<K>(PhantomData<K>);
+        impl<'de, K: Deserialize<'de>> Visitor<'de> for Visit<K> {
+            type Value = FirstKey<K>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map key")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FirstKey<K>, A::Error> {
+                let Some(key) = map.next_key::<K>()? else {
+                    return Err(serde::de::Error::custom("no key"));
+                };
+                map.next_value::<IgnoredAny>()?;
+                Ok(FirstKey(key))
+            }
+        }
+        deserializer.deserialize_map(Visit(PhantomData))
+    }
+}
+
+/// `HashMap` and `BTreeMap` stream the same way, with any key type serde reads from a JSON
+/// string (`String`, integers, unit enums, …). The draft and the events name an entry by
+/// its key's text; a key serde refuses is rejected as it closes.
+macro_rules! keyed_map {
+    ($($map:ident where $($bound:path),+;)*) => {$(
+        impl<K, T: StreamingModel> StreamingModel for $map<K, T>
+        where
+            K: DeserializeOwned + std::fmt::Debug + Send + 'static $(+ $bound)+,
+        {
+            type Value = $map<K, T::Value>;
             type Draft = $map<String, T::Draft>;
             type Field = Entry<T::Value, T::Field>;
             type Name = Infallible;
@@ -434,7 +496,8 @@ macro_rules! string_keyed_map {
             ) -> Flow<Self::Value> {
                 if member.level() == 0 && matches!(event, Event::BeginObject) {
                     slot.set($map::default());
-                    return Flow::Push(Box::new(MapFrame::<T, Self::Draft>::new()));
+                    let frame = MapFrame::<T, Self::Draft>::new(check_key::<K>);
+                    return Flow::Push(Box::new(frame));
                 }
                 member.follow(event)
             }
@@ -446,18 +509,26 @@ macro_rules! string_keyed_map {
             fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
                 draft
                     .iter()
-                    .map(|(k, d)| Ok((k.clone(), T::to_value(d)?)))
+                    .map(|(k, d)| Ok((key::<K>(k.clone())?, T::to_value(d)?)))
                     .collect()
             }
 
             fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
                 draft
                     .into_iter()
-                    .map(|(k, d)| Ok((k, T::into_value(d)?)))
+                    .map(|(k, d)| Ok((key::<K>(k)?, T::into_value(d)?)))
                     .collect()
             }
         }
     )*};
 }
 
-string_keyed_map!(HashMap, BTreeMap);
+/// A settled entry's key (already checked as it closed).
+fn key<K: DeserializeOwned + 'static>(text: String) -> Result<K, Rejected> {
+    read_key(text).map_err(|error| Rejected { error, span: 0..0 })
+}
+
+keyed_map! {
+    HashMap where Eq, std::hash::Hash;
+    BTreeMap where Ord;
+}

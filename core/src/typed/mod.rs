@@ -8,10 +8,12 @@
 mod atomic;
 mod constraints;
 mod containers;
+mod leaves;
 mod missing;
 mod object;
 mod protocol;
 mod scalar;
+mod sequences;
 mod sink;
 mod value;
 mod wrappers;
@@ -24,6 +26,7 @@ pub use containers::{Entry, Item};
 #[doc(hidden)]
 pub use object::FieldSet;
 pub use object::FieldState;
+pub use sequences::{TupleDraft, TupleItem};
 pub(crate) use sink::Rejection;
 pub(crate) use sink::TypedSink;
 
@@ -45,7 +48,7 @@ pub(crate) mod protocol_items {
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
     };
-    pub use super::{Limits, OnField, StreamingModel};
+    pub use super::{Limits, OnField, Shape, StreamingModel};
     pub use crate::path::Step;
 }
 
@@ -62,11 +65,30 @@ pub enum Shape {
 }
 
 /// A type that streams: its draft (what has arrived, shown while it streams), what settles
-/// inside it, and the names of its fields. `#[derive(StreamingModel)]` implements it for a
-/// struct with named fields or a unit enum; settled implements it for `bool`, integers,
-/// floats, `char`, `String`, `Box<str>`, `Option<T>`, `Box<T>`, `Vec<T>`,
-/// `HashMap`/`BTreeMap` with `String` keys and `serde_json::Value`; [`Atomic<T>`] streams
-/// any `DeserializeOwned` type as one value that appears once settled.
+/// inside it, and the names of its fields. `#[derive(StreamingModel)]` implements it for
+/// structs (named, newtype, tuple and `#[serde(transparent)]`) and unit enums. settled
+/// implements it for:
+///
+/// - scalars and strings: `bool`, integers, floats, `char`, `String`, `Box<str>`,
+///   `Cow<'static, str>`, `()`; strings grow in the draft, other scalars appear settled;
+/// - wrappers: `Option<T>`, `Box<T>`, `Arc<T>` (not `Rc<T>`: a stream is `Send`);
+/// - sequences: `Vec<T>`, `VecDeque<T>`, `HashSet<T>`, `BTreeSet<T>`, `[T; N]` (their
+///   draft is a `Vec`, each element reported as it settles) and tuples of two to five
+///   elements (a [`TupleDraft`], elements reported as [`TupleItem`]s);
+/// - maps: `HashMap<K, T>` and `BTreeMap<K, T>` with any key serde reads from a JSON
+///   string (`String`, integers, unit enums);
+/// - values serde reads whole, which appear once settled: `PathBuf`, `IpAddr`,
+///   `SocketAddr` (and their v4/v6 forms), `NonZero` integers, `Duration`, `SystemTime`;
+///   with the features of the same names, `chrono`'s `DateTime<Utc>`,
+///   `DateTime<FixedOffset>`, `NaiveDate`, `NaiveDateTime`, `NaiveTime`, `time`'s
+///   `OffsetDateTime`, `PrimitiveDateTime`, `Date`, `Time`, `uuid::Uuid`, `url::Url` and
+///   `rust_decimal::Decimal`;
+/// - `serde_json::Value`, its draft growing as it arrives.
+///
+/// [`Atomic<T>`] streams any other `DeserializeOwned` type as one value that appears once
+/// settled (`#[settled(atomic)]` on a field), and a field serde reads with a function of
+/// the user's (`deserialize_with`, `with`) streams that way too: its draft is the settled
+/// value, its event what the function returned.
 ///
 /// Write it in bounds as you would `Deserialize`: `fn show<T: StreamingModel>(…)`, and
 /// stream any such type with [`TypedStream::<T>::new`](crate::TypedStream::new). A derived
@@ -74,7 +96,7 @@ pub enum Shape {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be streamed by settled",
     label = "this field's type does not implement `settled::StreamingModel`",
-    note = "if `{Self}` is a struct with named fields or a unit enum of this crate, derive it: `#[derive(StreamingModel)]`",
+    note = "if `{Self}` is a struct or a unit enum defined in this crate, derive it: `#[derive(StreamingModel)]`",
     note = "or mark the field `#[settled(atomic)]`: any type serde reads then streams as one value, shown once settled"
 )]
 pub trait StreamingModel: Sized + 'static {

@@ -357,7 +357,7 @@ fn settle_draft<M: StreamingModel, F>(
     let Some(draft) = draft else {
         return Err(Rejected::custom("the value has no draft", raw));
     };
-    let value = M::to_value(draft)?;
+    let value = M::to_value(draft).map_err(|r| r.within(raw.span()))?;
     check_constraints(&value, constraint, raw)?;
     Ok(field(value))
 }

@@ -140,6 +140,23 @@ impl Rejected {
             span: raw.span(),
         }
     }
+
+    /// serde's `message` about a value whose place the caller knows (see
+    /// [`Rejected::within`]).
+    pub fn unplaced(message: impl std::fmt::Display) -> Self {
+        Rejected {
+            error: serde::de::Error::custom(message),
+            span: 0..0,
+        }
+    }
+
+    /// Places a rejection made without its value's span (by `to_value`) at `span`.
+    pub fn within(mut self, span: std::ops::Range<usize>) -> Self {
+        if self.span.is_empty() {
+            self.span = span;
+        }
+        self
+    }
 }
 
 /// Deserializes a settled value from its clean text.

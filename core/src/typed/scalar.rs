@@ -150,3 +150,27 @@ impl StreamingModel for Box<str> {
         Ok(draft.into_boxed_str())
     }
 }
+
+/// `Cow<'static, str>` streams as a `String` (always owned: the text arrives in pieces).
+impl StreamingModel for std::borrow::Cow<'static, str> {
+    type Value = std::borrow::Cow<'static, str>;
+    type Draft = String;
+    type Field = Infallible;
+    type Name = Infallible;
+
+    fn schema(_: &mut SchemaGen) -> Schema {
+        typed("string", false)
+    }
+
+    fn step(member: &mut Member, event: &Event<'_>, slot: &mut dyn Slot<String>) -> Flow<Self> {
+        string_step(member, event, slot, |s| s.clone().into())
+    }
+
+    fn to_value(draft: &String) -> Result<Self, Rejected> {
+        Ok(draft.clone().into())
+    }
+
+    fn into_value(draft: String) -> Result<Self, Rejected> {
+        Ok(draft.into())
+    }
+}

@@ -35,6 +35,9 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     /// Fields are wanted (`feed`, callbacks); without them (`push`), containers' values
     /// are not built for events and nothing is wrapped.
     pub(crate) events: bool,
+    /// The root container's clean text, once it closed (where a rejection of the whole
+    /// value points).
+    root_span: std::ops::Range<usize>,
 }
 
 impl<T: StreamingModel> TypedSink<T> {
@@ -49,6 +52,7 @@ impl<T: StreamingModel> TypedSink<T> {
             fail_fast,
             previous: None,
             events: true,
+            root_span: 0..0,
         }
     }
 
@@ -121,6 +125,7 @@ impl<T: StreamingModel> TypedSink<T> {
     fn closed(&mut self, ok: bool, span: std::ops::Range<usize>) {
         self.stack.pop();
         let Some(parent) = self.stack.len().checked_sub(1) else {
+            self.root_span = span;
             self.settle_root(ok);
             return;
         };
@@ -186,7 +191,11 @@ impl<T: StreamingModel> TypedSink<T> {
     /// The root is complete and accepted: its value, taken apart from the draft.
     pub(crate) fn take_value(&mut self) -> Option<Result<T::Value, Rejected>> {
         match self.done {
-            Some(true) => self.slot.take().map(T::into_value),
+            Some(true) => {
+                let span = self.root_span.clone();
+                let value = self.slot.take().map(T::into_value);
+                value.map(|v| v.map_err(|r| r.within(span)))
+            }
             _ => None,
         }
     }

@@ -112,3 +112,49 @@ impl<D> Slot<D> for BoxSlot<'_, D> {
         self.0.set(Box::new(draft));
     }
 }
+
+/// An `Arc` streams as its contents (its draft is boxed, like a `Box`'s, so recursive
+/// models through `Arc` have a finite draft). `Rc` cannot: a stream and its events are
+/// `Send`; use `Arc`. serde reads an `Arc` with its `rc` feature, which a model with an
+/// `Arc` field has turned on already.
+impl<T: StreamingModel> StreamingModel for std::sync::Arc<T>
+where
+    T::Value: Sync,
+    std::sync::Arc<T::Value>: serde::de::DeserializeOwned,
+{
+    type Value = std::sync::Arc<T::Value>;
+    type Draft = Box<T::Draft>;
+    type Field = T::Field;
+    type Name = Infallible;
+
+    const LIMITS: super::Limits = T::LIMITS;
+    const SHAPE: super::Shape = T::SHAPE;
+
+    fn schema(generator: &mut SchemaGen) -> Schema {
+        T::schema(generator)
+    }
+
+    fn root_schema(generator: &mut SchemaGen) -> Schema {
+        T::root_schema(generator)
+    }
+
+    fn step(
+        member: &mut Member,
+        event: &Event<'_>,
+        slot: &mut dyn Slot<Self::Draft>,
+    ) -> Flow<Self::Value> {
+        T::step(member, event, &mut BoxSlot(slot)).map(std::sync::Arc::new)
+    }
+
+    fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {
+        T::frame_draft(draft)
+    }
+
+    fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
+        T::to_value(draft).map(std::sync::Arc::new)
+    }
+
+    fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
+        T::into_value(*draft).map(std::sync::Arc::new)
+    }
+}

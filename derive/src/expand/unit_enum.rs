@@ -8,7 +8,7 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
     let ident = &model.input.ident;
     let names = match &model.body {
         crate::ast::Body::UnitEnum(names) => names.clone(),
-        crate::ast::Body::Struct(_) => Vec::new(),
+        _ => Vec::new(),
     };
     let description = model
         .attrs

@@ -2,6 +2,8 @@ use serde::Deserialize;
 use settled::StreamingModel;
 
 #[derive(Deserialize, StreamingModel)]
-struct Pair(String, u8);
+struct Quote<'a> {
+    text: &'a str,
+}
 
 fn main() {}

@@ -1,0 +1,438 @@
+//! Every field type users write (issue 16): newtype, tuple and transparent structs, tuples,
+//! arrays, sets, deques, maps with non-string keys, `Box<str>`, `Arc`, `Cow`, std types
+//! serde reads from strings, the ecosystem's dates, ids, URLs and decimals, and fields
+//! read by a function of the user's. Random instances, fed in random chunkings (1-byte and
+//! 7-byte included): `finish` is the instance, every event is the instance at its path,
+//! drafts only extend.
+#![allow(dead_code)]
+
+mod common;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use common::{chunk, extends};
+use proptest::prelude::*;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use settled::{Item, StreamingModel, TupleItem};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use uuid::Uuid;
+
+/// A newtype: streams as its string.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Email(String);
+
+/// A tuple struct: streams as an array.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Point(f64, f64);
+
+/// Transparent: streams as its one field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(transparent)]
+struct Score {
+    value: u32,
+    #[serde(skip)]
+    cache: u8,
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, StreamingModel,
+)]
+#[serde(rename_all = "snake_case")]
+enum Lane {
+    Fast,
+    Slow,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Leaf {
+    name: String,
+    n: i32,
+}
+
+/// A newtype around a model: its fields settle inside it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Wrapped(Leaf);
+
+mod shout {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(value: &str, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&value.to_lowercase())
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        String::deserialize(d).map(|s| s.to_uppercase())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Everything {
+    email: Email,
+    point: Point,
+    score: Score,
+    wrapped: Wrapped,
+    pair: (f64, String),
+    pairs: Vec<(String, u32)>,
+    rgb: [f32; 3],
+    tags: HashSet<String>,
+    sorted: BTreeSet<u16>,
+    queue: VecDeque<i8>,
+    by_id: BTreeMap<u32, String>,
+    by_lane: HashMap<Lane, bool>,
+    boxed: Box<str>,
+    shared: Arc<Leaf>,
+    cow: Cow<'static, str>,
+    path: PathBuf,
+    ip: IpAddr,
+    socket: SocketAddr,
+    timeout: Duration,
+    count: NonZeroU32,
+    when: DateTime<Utc>,
+    day: NaiveDate,
+    id: Uuid,
+    link: url::Url,
+    price: Decimal,
+    stamp: time::OffsetDateTime,
+    #[serde(with = "shout")]
+    shout: String,
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z {}\\[\\]:,\"\\\\/]{0,8}",
+        "\\PC{0,5}",
+        "[é漢🚀\u{1}\n]{0,3}"
+    ]
+}
+
+/// Floats that survive serde_json's default (fast) float parsing exactly.
+fn float() -> impl Strategy<Value = f64> {
+    any::<i32>().prop_map(|n| f64::from(n) / 8.0)
+}
+
+fn leaf() -> impl Strategy<Value = Leaf> {
+    (text(), any::<i32>()).prop_map(|(name, n)| Leaf { name, n })
+}
+
+fn ip() -> impl Strategy<Value = IpAddr> {
+    prop_oneof![
+        any::<u32>().prop_map(|n| IpAddr::V4(Ipv4Addr::from(n))),
+        any::<u128>().prop_map(|n| IpAddr::V6(Ipv6Addr::from(n))),
+    ]
+}
+
+fn everything() -> impl Strategy<Value = Everything> {
+    let structs = (
+        text().prop_map(Email),
+        (float(), float()).prop_map(|(x, y)| Point(x, y)),
+        any::<u32>().prop_map(|value| Score { value, cache: 0 }),
+        leaf().prop_map(Wrapped),
+        (float(), text()),
+        prop::collection::vec((text(), any::<u32>()), 0..3),
+        (any::<i16>(), any::<i16>(), any::<i16>())
+            .prop_map(|(a, b, c)| [f32::from(a) / 4.0, f32::from(b) / 4.0, f32::from(c)]),
+    );
+    let collections = (
+        prop::collection::hash_set(text(), 0..4),
+        prop::collection::btree_set(any::<u16>(), 0..4),
+        prop::collection::vec_deque(any::<i8>(), 0..4),
+        prop::collection::btree_map(any::<u32>(), text(), 0..4),
+        prop::collection::hash_map(
+            prop_oneof![Just(Lane::Fast), Just(Lane::Slow)],
+            any::<bool>(),
+            0..3,
+        ),
+        text().prop_map(String::into_boxed_str),
+        leaf().prop_map(Arc::new),
+        text().prop_map(Cow::Owned),
+    );
+    let std_types = (
+        text().prop_map(PathBuf::from),
+        ip(),
+        (ip(), any::<u16>()).prop_map(|(ip, port)| SocketAddr::new(ip, port)),
+        (0u64..1 << 40, 0u32..1_000_000_000).prop_map(|(s, n)| Duration::new(s, n)),
+        (1u32..).prop_map(|n| NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)),
+    );
+    let ecosystem = (
+        (0i64..4_000_000_000, 0u32..1_000_000_000)
+            .prop_map(|(s, n)| DateTime::from_timestamp(s, n).unwrap_or_default()),
+        (0i32..3_000_000).prop_map(|d| NaiveDate::from_num_days_from_ce_opt(d).unwrap_or_default()),
+        any::<u128>().prop_map(Uuid::from_u128),
+        "[a-z]{1,8}".prop_map(|p| {
+            url::Url::parse(&format!("https://example.com/{p}?q={p}#x")).expect("a valid url")
+        }),
+        (any::<i64>(), 0u32..8).prop_map(|(m, scale)| Decimal::new(m, scale)),
+        (-1_000_000_000i64..4_000_000_000).prop_map(|s| {
+            time::OffsetDateTime::from_unix_timestamp(s).unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
+        }),
+        "[a-z]{0,6}".prop_map(|s| s.to_uppercase()),
+    );
+    (structs, collections, std_types, ecosystem).prop_map(
+        |(
+            (email, point, score, wrapped, pair, pairs, rgb),
+            (tags, sorted, queue, by_id, by_lane, boxed, shared, cow),
+            (path, ip, socket, timeout, count),
+            (when, day, id, link, price, stamp, shout),
+        )| Everything {
+            email,
+            point,
+            score,
+            wrapped,
+            pair,
+            pairs,
+            rgb,
+            tags,
+            sorted,
+            queue,
+            by_id,
+            by_lane,
+            boxed,
+            shared,
+            cow,
+            path,
+            ip,
+            socket,
+            timeout,
+            count,
+            when,
+            day,
+            id,
+            link,
+            price,
+            stamp,
+            shout,
+        },
+    )
+}
+
+/// Checks one event against the instance: the value at the event's path.
+fn check(field: &EverythingField, e: &Everything) -> Result<(), TestCaseError> {
+    use EverythingField as F;
+    match field {
+        F::Email(v) => prop_assert_eq!(v, &e.email),
+        F::Point(v) => prop_assert_eq!(v, &e.point),
+        F::InPoint(TupleItem::At0(Item::Element(0, x))) => prop_assert_eq!(*x, e.point.0),
+        F::InPoint(TupleItem::At1(Item::Element(1, y))) => prop_assert_eq!(*y, e.point.1),
+        F::Score(v) => prop_assert_eq!(v, &e.score),
+        F::Wrapped(v) => prop_assert_eq!(v, &e.wrapped),
+        F::InWrapped(LeafField::Name(v)) => prop_assert_eq!(v, &e.wrapped.0.name),
+        F::InWrapped(LeafField::N(v)) => prop_assert_eq!(v, &e.wrapped.0.n),
+        F::Pair(v) => prop_assert_eq!(v, &e.pair),
+        F::InPair(TupleItem::At0(Item::Element(0, v))) => prop_assert_eq!(*v, e.pair.0),
+        F::InPair(TupleItem::At1(Item::Element(1, v))) => prop_assert_eq!(v, &e.pair.1),
+        F::Pairs(v) => prop_assert_eq!(v, &e.pairs),
+        F::PairsItem(i, v) => prop_assert_eq!(Some(v), e.pairs.get(*i)),
+        F::InPairs(i, TupleItem::At0(Item::Element(0, v))) => {
+            prop_assert_eq!(Some(v), e.pairs.get(*i).map(|p| &p.0));
+        }
+        F::InPairs(i, TupleItem::At1(Item::Element(1, v))) => {
+            prop_assert_eq!(Some(v), e.pairs.get(*i).map(|p| &p.1));
+        }
+        F::Rgb(v) => prop_assert_eq!(v, &e.rgb),
+        F::InRgb(Item::Element(i, v)) => prop_assert_eq!(Some(v), e.rgb.get(*i)),
+        F::Tags(v) => prop_assert_eq!(v, &e.tags),
+        F::InTags(Item::Element(_, v)) => prop_assert!(e.tags.contains(v), "{v:?} not in the set"),
+        F::Sorted(v) => prop_assert_eq!(v, &e.sorted),
+        F::InSorted(Item::Element(_, v)) => prop_assert!(e.sorted.contains(v)),
+        F::Queue(v) => prop_assert_eq!(v, &e.queue),
+        F::InQueue(Item::Element(i, v)) => prop_assert_eq!(Some(v), e.queue.get(*i)),
+        F::ById(v) => prop_assert_eq!(v, &e.by_id),
+        F::InById(settled::Entry::Value(k, v)) => {
+            let key: u32 = k
+                .parse()
+                .map_err(|_| TestCaseError::fail(format!("key {k}")))?;
+            prop_assert_eq!(Some(v), e.by_id.get(&key));
+        }
+        F::ByLane(v) => prop_assert_eq!(v, &e.by_lane),
+        F::InByLane(settled::Entry::Value(k, v)) => {
+            let lane: Lane = serde_json::from_value(Value::String(k.clone()))
+                .map_err(|_| TestCaseError::fail(format!("key {k}")))?;
+            prop_assert_eq!(Some(v), e.by_lane.get(&lane));
+        }
+        F::Boxed(v) => prop_assert_eq!(v, &e.boxed),
+        F::Shared(v) => prop_assert_eq!(v, &e.shared),
+        F::InShared(LeafField::Name(v)) => prop_assert_eq!(v, &e.shared.name),
+        F::InShared(LeafField::N(v)) => prop_assert_eq!(v, &e.shared.n),
+        F::Cow(v) => prop_assert_eq!(v, &e.cow),
+        F::Path(v) => prop_assert_eq!(v, &e.path),
+        F::Ip(v) => prop_assert_eq!(v, &e.ip),
+        F::Socket(v) => prop_assert_eq!(v, &e.socket),
+        F::Timeout(v) => prop_assert_eq!(v, &e.timeout),
+        F::Count(v) => prop_assert_eq!(v, &e.count),
+        F::When(v) => prop_assert_eq!(v, &e.when),
+        F::Day(v) => prop_assert_eq!(v, &e.day),
+        F::Id(v) => prop_assert_eq!(v, &e.id),
+        F::Link(v) => prop_assert_eq!(v, &e.link),
+        F::Price(v) => prop_assert_eq!(v, &e.price),
+        F::Stamp(v) => prop_assert_eq!(v, &e.stamp),
+        F::Shout(v) => prop_assert_eq!(v, &e.shout),
+        other => return Err(TestCaseError::fail(format!("unexpected event {other:?}"))),
+    }
+    Ok(())
+}
+
+fn sizes() -> impl Strategy<Value = Vec<usize>> {
+    prop_oneof![
+        Just(vec![1]),
+        Just(vec![7]),
+        prop::collection::vec(1usize..20, 1..12),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    #[test]
+    fn every_field_type_streams(expected in everything(), pretty in any::<bool>(), sizes in sizes()) {
+        let json = if pretty {
+            serde_json::to_string_pretty(&expected).unwrap()
+        } else {
+            serde_json::to_string(&expected).unwrap()
+        };
+        // `shout` is written lower case and read upper case: its draft serializes as the
+        // JSON it was read from, its event and the final value hold what was read.
+        let final_json = serde_json::to_value(&expected).unwrap();
+        let mut stream = Everything::stream();
+        let mut previous: Option<Value> = None;
+        let mut settled = 0;
+        for piece in chunk(json.as_bytes(), &sizes) {
+            for field in stream.feed(piece).unwrap() {
+                check(&field, &expected)?;
+                settled += 1;
+            }
+            let draft = serde_json::to_value(stream.draft()).unwrap();
+            prop_assert!(extends(&draft, &final_json), "draft {} is not a prefix of {}", draft, final_json);
+            if let Some(prev) = &previous {
+                prop_assert!(extends(prev, &draft), "draft {} does not extend {}", draft, prev);
+            }
+            previous = Some(draft);
+        }
+        prop_assert!(settled >= EverythingFieldName::ALL.len());
+        prop_assert_eq!(previous, Some(final_json));
+        prop_assert_eq!(stream.finish().unwrap(), expected);
+    }
+}
+
+#[test]
+fn newtype_and_tuple_structs_stream_as_their_inner_value() {
+    let mut stream = Point::stream();
+    stream.feed(b"[1.5, ").unwrap();
+    assert_eq!(stream.draft().0, Some(1.5));
+    assert_eq!(stream.draft().1, None);
+    assert_eq!(
+        serde_json::to_value(stream.draft()).unwrap(),
+        serde_json::json!([1.5])
+    );
+    stream.feed(b"2]").unwrap();
+    assert_eq!(stream.finish().unwrap(), Point(1.5, 2.0));
+
+    // A string root is JSON only in strict mode (lenient mode reads quotes as prose).
+    let mut stream = Email::stream_with_options(settled::Options::default().strict(true));
+    stream.feed(br#""ada@exa"#).unwrap();
+    assert_eq!(stream.draft(), "ada@exa");
+    stream.feed(br#"mple.com""#).unwrap();
+    assert_eq!(stream.finish().unwrap(), Email("ada@example.com".into()));
+}
+
+#[test]
+fn lengths_are_checked_with_serdes_words() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Shape {
+        rgb: [u8; 3],
+        pair: (u8, u8),
+    }
+    let error = Shape::stream()
+        .feed(br#"{"rgb": [1, 2]}"#)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(error.kind(), settled::ErrorKind::Validation);
+    assert!(
+        error
+            .to_string()
+            .contains("invalid length 2, expected an array of length 3"),
+        "{error}"
+    );
+    assert_eq!(error.path(), Some("/rgb"), "{error}");
+
+    let error = Shape::stream()
+        .feed(br#"{"rgb": [1, 2, 3], "pair": [1, 2, 3]}"#)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("expected a tuple of size 2"),
+        "{error}"
+    );
+    assert_eq!(error.path(), Some("/pair/2"), "{error}");
+
+    let error = Shape::stream()
+        .feed(br#"{"rgb": [1, 2, 3], "pair": [1]}"#)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("invalid length 1, expected a tuple of size 2"),
+        "{error}"
+    );
+}
+
+#[test]
+fn map_keys_are_read_as_serde_reads_them() {
+    let mut stream = settled::TypedStream::<BTreeMap<u32, String>>::new();
+    stream.feed(br#"{"10": "ten", "9": "nine"}"#).unwrap();
+    let map = stream.finish().unwrap();
+    assert_eq!(map.keys().copied().collect::<Vec<_>>(), vec![9, 10]);
+
+    // A key serde refuses is rejected as it closes, at the key.
+    let mut stream = settled::TypedStream::<HashMap<Lane, u8>>::new();
+    let error = stream
+        .feed(br#"{"fast": 1, "medium": 2"#)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(error.kind(), settled::ErrorKind::Validation);
+    assert!(
+        error.to_string().contains("unknown variant `medium`"),
+        "{error}"
+    );
+    assert_eq!(error.offset(), 12, "{error}");
+}
+
+#[test]
+fn schemas_of_every_field_type() {
+    use settled::schema::{anthropic_tool, openai_strict, plain};
+    insta::assert_json_snapshot!("everything_plain", plain::<Everything>());
+    insta::assert_json_snapshot!("everything_openai", openai_strict::<Everything>());
+    insta::assert_json_snapshot!(
+        "everything_anthropic",
+        anthropic_tool::<Everything>("everything", "Every field type.")
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// What serde writes for these types is what their schemas describe, in every profile.
+    #[test]
+    fn instances_validate_against_every_profile(expected in everything()) {
+        let instance = serde_json::to_value(&expected).unwrap();
+        let anthropic = settled::schema::anthropic_tool::<Everything>("everything", "");
+        for (profile, schema) in [
+            ("plain", settled::schema::plain::<Everything>().to_value()),
+            ("openai", settled::schema::openai_strict::<Everything>().to_value()),
+            ("anthropic", anthropic.to_value()["input_schema"].clone()),
+        ] {
+            let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+            let errors: Vec<String> = validator.iter_errors(&instance).map(|e| e.to_string()).collect();
+            prop_assert!(errors.is_empty(), "{profile}: {errors:?} for {instance}");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+use serde::Deserialize;
+use settled::StreamingModel;
+
+#[derive(Deserialize, StreamingModel)]
+struct Nothing;
+
+fn main() {}
