@@ -173,6 +173,18 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// errors that say what to do instead. Models need `Debug` and `Deserialize`; unit enums
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
 ///
+/// `#[settled(...)]` attributes:
+///
+/// - on a field: `atomic` (stream the value whole, shown once settled: any type serde
+///   reads), `description = "…"` (the schema's, instead of the doc comment), and the
+///   constraints `min_items`, `max_items`, `min_length`, `max_length`, `minimum`,
+///   `maximum` (in the schema, and checked as the value settles);
+/// - on the type: `description = "…"`, `strict` (what OpenAI's strict structured outputs
+///   cannot describe is a compile error), and on a unit enum `normalize`: a name written
+///   in another case or with other separators (`In Progress`, `IN-PROGRESS` for
+///   `in_progress`; aliases too) settles as its variant, serde reading the canonical name.
+///   Off by default: without it serde alone decides.
+///
 /// ```
 /// use serde::{Deserialize, Serialize};
 /// use settled::{FieldState, StreamingModel};

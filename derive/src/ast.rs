@@ -41,8 +41,9 @@ pub(crate) enum Body<'a> {
     /// A newtype or tuple struct, or a `#[serde(transparent)]` struct: the JSON is its
     /// inner value (a tuple struct's fields as a tuple).
     Wrapper(Wrapper<'a>),
-    /// A unit enum: its variants' serialized names.
-    UnitEnum(Vec<String>),
+    /// A unit enum: each variant's serialized name, and every name serde reads for it
+    /// (the name first, then its aliases).
+    UnitEnum(Vec<(String, Vec<String>)>),
 }
 
 /// How a wrapper struct reads: the type it streams as, and how its value is built from
@@ -165,7 +166,10 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
                          `Debug` and `Deserialize` on it",
                     ));
                 } else if !v.attrs.skip_deserializing() {
-                    names.push(v.attrs.name().deserialize_name().to_owned());
+                    let name = v.attrs.name().deserialize_name().to_owned();
+                    let mut read: Vec<String> = vec![name.clone()];
+                    read.extend(v.attrs.aliases().iter().filter(|a| **a != name).cloned());
+                    names.push((name, read));
                 }
             }
             Body::UnitEnum(names)

@@ -33,6 +33,7 @@ const MAX_LENGTH: Symbol = Symbol("max_length");
 const MINIMUM: Symbol = Symbol("minimum");
 const MAXIMUM: Symbol = Symbol("maximum");
 const STRICT: Symbol = Symbol("strict");
+const NORMALIZE: Symbol = Symbol("normalize");
 
 /// A value set at most once, remembering where.
 pub(crate) struct Attr<T> {
@@ -128,6 +129,8 @@ pub(crate) struct ContainerAttrs {
     pub(crate) description: Attr<String>,
     /// Checked against OpenAI's strict structured outputs rules at compile time.
     pub(crate) strict: Attr<()>,
+    /// A unit enum accepts its names as models misspell them (case, separators).
+    pub(crate) normalize: Attr<()>,
 }
 
 /// Calls `accept` for each key inside every `#[settled(...)]` among `attrs`.
@@ -239,9 +242,15 @@ pub(crate) fn container(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) 
     let mut out = ContainerAttrs {
         description: Attr::none(DESCRIPTION),
         strict: Attr::none(STRICT),
+        normalize: Attr::none(NORMALIZE),
     };
     each(attrs, errors, |meta, found| {
         let span = meta.path.span();
+        // #[settled(normalize)]
+        if meta.path == NORMALIZE {
+            out.normalize.set(span, (), found);
+            return Ok(());
+        }
         // #[settled(strict)]
         if meta.path == STRICT {
             out.strict.set(span, (), found);
@@ -253,7 +262,11 @@ pub(crate) fn container(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) 
             out.description.set(span, value, found);
             return Ok(());
         }
-        Err(unknown(meta, &[DESCRIPTION, STRICT], "a struct or enum"))
+        Err(unknown(
+            meta,
+            &[DESCRIPTION, STRICT, NORMALIZE],
+            "a struct or enum",
+        ))
     });
     out
 }

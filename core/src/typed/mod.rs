@@ -10,6 +10,7 @@ mod constraints;
 mod containers;
 mod leaves;
 mod missing;
+mod normalize;
 mod object;
 mod protocol;
 mod scalar;
@@ -41,6 +42,7 @@ pub(crate) mod protocol_items {
         entry, is_required, missing, require, require_present, take, take_or, take_present,
         take_ref, take_ref_or, take_ref_present,
     };
+    pub use super::normalize::normalized_step;
     pub use super::object::{
         Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, Within,
         check_constraints, field, field_items, object_step,

@@ -6,9 +6,16 @@ use quote::quote;
 
 pub(super) fn expand(model: &Model<'_>) -> TokenStream {
     let ident = &model.input.ident;
-    let names = match &model.body {
-        crate::ast::Body::UnitEnum(names) => names.clone(),
+    let variants = match &model.body {
+        crate::ast::Body::UnitEnum(variants) => variants.clone(),
         _ => Vec::new(),
+    };
+    let names: Vec<&String> = variants.iter().map(|(name, _)| name).collect();
+    let step = if model.attrs.normalize.get().is_some() {
+        let read = variants.iter().map(|(_, read)| quote! { &[#(#read),*] });
+        quote! { ::settled::__private::normalized_step(__member, __event, __slot, &[#(#read),*]) }
+    } else {
+        quote! { ::settled::__private::atomic_step(__member, __event, __slot) }
     };
     let description = model
         .attrs
@@ -34,7 +41,7 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
                     __event: &::settled::__private::Event<'_>,
                     __slot: &mut dyn ::settled::__private::Slot<Self>,
                 ) -> ::settled::__private::Flow<Self> {
-                    ::settled::__private::atomic_step(__member, __event, __slot)
+                    #step
                 }
 
                 fn to_value(__draft: &Self) -> ::core::result::Result<Self, ::settled::__private::Rejected> {

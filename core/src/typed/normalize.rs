@@ -1,0 +1,87 @@
+//! Enum names as models write them: `#[settled(normalize)]` on a unit enum accepts a
+//! variant's name (or alias) in another case or with other separators (`Positive`,
+//! `IN PROGRESS`, `in-progress` for `in_progress`), settles the canonical variant, and
+//! leaves the verdict to serde: the text serde reads is the canonical name.
+
+use super::protocol::{Event, Flow, Member, Rejected, Slot, from_raw};
+use serde::de::DeserializeOwned;
+
+/// `text` folded for comparison: letters and digits only, lower case.
+fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+}
+
+/// The canonical name of the one variant `text` names once folded (`variants`: per
+/// variant, the names serde reads for it, the canonical one first); `None` if no variant
+/// or more than one matches.
+pub(crate) fn canonical<'n>(text: &str, variants: &[&[&'n str]]) -> Option<&'n str> {
+    let mut found = None;
+    for names in variants {
+        if names.iter().any(|name| fold(name).eq(fold(text))) {
+            if found.is_some() {
+                return None;
+            }
+            found = names.first().copied();
+        }
+    }
+    found
+}
+
+/// The builder of a unit enum with `#[settled(normalize)]`: serde reads the value as
+/// written; if it refuses a string that names exactly one variant once case and separators
+/// are ignored, serde reads that variant's canonical name instead.
+pub fn normalized_step<T: DeserializeOwned + Clone>(
+    member: &mut Member,
+    event: &Event<'_>,
+    slot: &mut dyn Slot<T>,
+    variants: &[&[&str]],
+) -> Flow<T> {
+    let Some(raw) = member.track(event) else {
+        return Flow::More;
+    };
+    let value = from_raw::<T>(raw).or_else(|rejected| {
+        let Ok(text) = serde_json::from_slice::<String>(raw.bytes()) else {
+            return Err(rejected);
+        };
+        match canonical(&text, variants) {
+            Some(name) => serde_json::from_value(serde_json::Value::String(name.to_owned()))
+                .map_err(|error| Rejected {
+                    error,
+                    span: raw.span(),
+                }),
+            None => Err(rejected),
+        }
+    });
+    if let Ok(v) = &value {
+        slot.set(v.clone());
+    }
+    Flow::Done(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+
+    #[test]
+    fn folds_case_and_separators_and_refuses_ambiguity() {
+        let variants: &[&[&str]] = &[&["in_progress", "wip"], &["done"], &["ab"], &["a_b"]];
+        for text in [
+            "in_progress",
+            "In Progress",
+            "IN-PROGRESS",
+            "inProgress",
+            "WIP",
+        ] {
+            assert_eq!(canonical(text, variants), Some("in_progress"), "{text}");
+        }
+        assert_eq!(canonical("Done", variants), Some("done"));
+        assert_eq!(
+            canonical("A B", variants),
+            None,
+            "two variants fold to `ab`"
+        );
+        assert_eq!(canonical("finished", variants), None);
+    }
+}

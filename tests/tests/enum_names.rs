@@ -1,0 +1,107 @@
+//! `#[settled(normalize)]`: enum names as models write them (issue 15, item 2).
+
+use serde::{Deserialize, Serialize};
+use settled::{ErrorKind, StreamingModel};
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "snake_case")]
+#[settled(normalize)]
+enum Status {
+    InProgress,
+    #[serde(alias = "complete")]
+    Done,
+    Positive,
+}
+
+/// The same enum without the opt-in: serde decides alone.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "snake_case")]
+enum Strict {
+    InProgress,
+    #[serde(alias = "complete")]
+    Done,
+    Positive,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Task {
+    status: Status,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct StrictTask {
+    status: Strict,
+}
+
+const SPELLINGS: &[(&str, Status)] = &[
+    ("in_progress", Status::InProgress),
+    ("In Progress", Status::InProgress),
+    ("in progress", Status::InProgress),
+    ("in-progress", Status::InProgress),
+    ("IN_PROGRESS", Status::InProgress),
+    ("InProgress", Status::InProgress),
+    ("inProgress", Status::InProgress),
+    ("done", Status::Done),
+    ("Done", Status::Done),
+    ("complete", Status::Done),
+    ("COMPLETE", Status::Done),
+    ("Positive", Status::Positive),
+    ("POSITIVE", Status::Positive),
+    (" positive ", Status::Positive),
+];
+
+#[test]
+fn normalize_accepts_case_and_separator_variants_and_aliases() {
+    for (written, expected) in SPELLINGS {
+        let json = format!(r#"{{"status": "{written}"}}"#);
+        let mut stream = Task::stream();
+        let fields: Vec<TaskField> = stream.feed(json.as_bytes()).unwrap().collect();
+        assert_eq!(stream.draft().status, Some(*expected), "{written}");
+        assert!(
+            matches!(fields.as_slice(), [TaskField::Status(s)] if s == expected),
+            "{written}: {fields:?}"
+        );
+        assert_eq!(stream.finish().unwrap().status, *expected, "{written}");
+    }
+}
+
+#[test]
+fn without_normalize_the_same_inputs_fail_as_serde_fails() {
+    for (written, _) in SPELLINGS {
+        let json = format!(r#"{{"status": "{written}"}}"#);
+        let serde = serde_json::from_str::<StrictTask>(&json);
+        let mut stream = StrictTask::stream();
+        let streamed = stream.feed(json.as_bytes()).map(|_| ());
+        match serde {
+            Ok(task) => {
+                streamed.unwrap();
+                assert_eq!(stream.finish().unwrap().status, task.status, "{written}");
+            }
+            Err(serde_error) => {
+                let error = streamed.unwrap_err();
+                assert_eq!(error.kind(), ErrorKind::Validation, "{written}");
+                let message = serde_error.to_string();
+                let variant = message.split(" at line").next().unwrap_or(&message);
+                assert!(
+                    error.to_string().contains(variant),
+                    "{written}: {error} vs {message}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_name_that_matches_no_variant_is_still_serdes_error() {
+    let mut stream = Task::stream();
+    let error = stream
+        .feed(br#"{"status": "finished"}"#)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    assert!(
+        error.to_string().contains("unknown variant `finished`"),
+        "{error}"
+    );
+    assert_eq!(error.path(), Some("/status"));
+}
