@@ -12,7 +12,7 @@ use settled::provider::sse::{SseEvent, SseParser};
 use settled::provider::{Channel, Decoder, Delta, FinishReason, Provider};
 use settled::{DynamicStream, ErrorKind, Options, SecondRoot, StreamingModel, ValueKind, ValueRef};
 use std::cell::Cell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a stream ended: the value's JSON text, or the error's kind and byte offset.
 pub type Outcome = Result<String, (ErrorKind, u64)>;
@@ -332,7 +332,21 @@ pub struct Thread {
     /// Recursion through `Vec<Self>`.
     #[arbitrary(with = replies)]
     pub replies: Vec<Thread>,
+    /// A tuple: an array with positional events.
+    pub anchor: (u16, String),
+    /// A fixed-length array.
+    pub rgb: [u8; 3],
+    /// A set, streamed as an array.
+    pub ids: BTreeSet<u16>,
+    /// A map with integer keys (read from the key's text).
+    pub lines: BTreeMap<u32, String>,
+    /// A newtype struct: streams as its string.
+    pub label: Label,
 }
+
+/// A newtype struct.
+#[derive(Debug, Clone, PartialEq, Arbitrary, Serialize, Deserialize, StreamingModel)]
+pub struct Label(pub String);
 
 /// The JSON of `thread`, as a model might wrap it; returns the text and the JSON's byte
 /// range in it.
