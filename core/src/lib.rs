@@ -168,9 +168,11 @@ pub use scanner::{Scanner, Warning, WarningKind};
 ///
 /// Keys are the keys serde reads: `rename`, `rename_all`, `alias`, `default`, `skip` and
 /// `skip_deserializing` are honoured; a field with `deserialize_with` or `with` streams as
-/// one value (its draft is the settled value, its event what the function returned). Unit
-/// structs, unions, enums with data, `flatten` and borrowed fields (`&'a str`) are compile
-/// errors that say what to do instead. Models need `Debug` and `Deserialize`; unit enums
+/// one value (its draft is the settled value, its event what the function returned). A
+/// `#[serde(flatten)]` struct field reads its keys among this struct's own (its members
+/// settle as `InF(…)`; the draft serializes them flat). Unit structs, unions, enums with
+/// data, flattened maps and borrowed fields (`&'a str`) are compile errors that say what
+/// to do instead. Models need `Debug` and `Deserialize`; unit enums
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
 ///
 /// `#[settled(...)]` attributes:

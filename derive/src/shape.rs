@@ -83,6 +83,19 @@ pub(crate) fn vec_element(ty: &Type) -> Option<&Type> {
     argument_of(strip(ty), &["Vec"])
 }
 
+/// `ty` is a map (or a JSON value, which may be one): a flattened map collects the keys
+/// nobody else reads.
+pub(crate) fn is_map(ty: &Type) -> bool {
+    let Type::Path(path) = strip(ty) else {
+        return false;
+    };
+    path.path.segments.last().is_some_and(|s| {
+        ["HashMap", "BTreeMap", "Map", "IndexMap", "Value"]
+            .iter()
+            .any(|m| s.ident == m)
+    })
+}
+
 /// `ty` is an `Option<…>`: serde reads a missing key as `None`.
 pub(crate) fn is_option(ty: &Type) -> bool {
     argument_of(ty, &["Option"]).is_some()

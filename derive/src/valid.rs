@@ -24,11 +24,18 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
     };
     let mut seen: HashMap<&str, &syn::Ident> = HashMap::new();
     for field in fields {
-        if field.flatten {
+        if field.flatten && (shape::is_map(field.ty) || field.with.is_some()) {
             errors.push(syn::Error::new_spanned(
                 field.original,
-                "`#[serde(flatten)]` cannot be streamed yet: the flattened keys arrive mixed \
-                 with this struct's own keys; nest the struct as a named field instead",
+                "`#[serde(flatten)]` of a map or of a field read by `with` cannot be streamed \
+                 yet (the remaining keys would have to be collected as they arrive); flatten \
+                 a struct, or list the keys as fields",
+            ));
+        } else if field.flatten && field.attrs.atomic.get().is_some() {
+            errors.push(syn::Error::new_spanned(
+                field.original,
+                "`#[serde(flatten)]` and `#[settled(atomic)]` do not combine: a flattened \
+                 struct's members arrive among this struct's keys; drop `atomic`",
             ));
         }
         if field.skipped {

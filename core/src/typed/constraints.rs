@@ -246,6 +246,22 @@ impl ObjectSchema {
         self.property(name, schema, description, constraints, required);
     }
 
+    /// The properties of a struct `F` flattened into this one (`#[serde(flatten)]`), with
+    /// its required keys.
+    pub fn flatten<F: StreamingModel>(&mut self, generator: &mut SchemaGen) {
+        let Schema::Object(mut object) = F::root_schema(generator) else {
+            return;
+        };
+        if let Some(Schema::Object(properties)) = object.remove("properties") {
+            for (name, schema) in properties {
+                self.properties.insert(name, schema);
+            }
+        }
+        if let Some(Schema::Array(required)) = object.remove("required") {
+            self.required.extend(required);
+        }
+    }
+
     /// Property `name` with `schema`: its constraints (JSON Schema keyword and value), its
     /// description, and whether it is required.
     pub fn property(

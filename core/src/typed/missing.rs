@@ -150,6 +150,22 @@ pub fn entry<M: serde::ser::SerializeMap, T: serde::Serialize>(
     }
 }
 
+/// The members of a flattened struct's draft, written into its parent's map.
+pub fn flatten_entries<M: serde::ser::SerializeMap, T: serde::Serialize>(
+    map: &mut M,
+    value: &Option<T>,
+) -> Result<(), M::Error> {
+    let Some(value) = value else {
+        return Ok(());
+    };
+    match serde_json::to_value(value).map_err(serde::ser::Error::custom)? {
+        serde_json::Value::Object(members) => members
+            .iter()
+            .try_for_each(|(key, member)| map.serialize_entry(key, member)),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,13 +39,13 @@ pub(crate) mod protocol_items {
         check_items, check_length, check_range, strict, strict_atomic,
     };
     pub use super::missing::{
-        entry, is_required, missing, require, require_present, take, take_or, take_present,
-        take_ref, take_ref_or, take_ref_present,
+        entry, flatten_entries, is_required, missing, require, require_present, take, take_or,
+        take_present, take_ref, take_ref_or, take_ref_present,
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{
         Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, Within,
-        check_constraints, field, field_items, object_step,
+        check_constraints, field, field_items, flattened, flattened_complete, object_step,
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,

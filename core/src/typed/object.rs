@@ -440,6 +440,55 @@ pub fn field_items<'d, M: StreamingModel, E: StreamingModel, X: StreamingModel>(
     })
 }
 
+/// Member `index` of a struct `M` flattened into its parent (`#[serde(flatten)]`): its
+/// draft lives in `slot` (made when the first of its members begins), fields settled there
+/// are reported as `inner(field)`, and `complete` (the parent's bit for the flattened
+/// field) is set once every required member of `M` has settled.
+pub fn flattened<'d, M: Object, X: StreamingModel>(
+    index: usize,
+    op: Op<'_, '_>,
+    slot: &'d mut Option<M::Draft>,
+    complete: (&mut FieldSet, usize),
+    inner: fn(M::Field) -> X::Field,
+) -> Reply<'d, X::Field>
+where
+    M::Draft: Default,
+{
+    let draft = slot.get_or_insert_with(M::Draft::default);
+    if let Op::Draft = op {
+        return match M::field(index, Op::Draft, draft) {
+            Reply::Draft(d) => Reply::Draft(d),
+            _ => Reply::Draft(None),
+        };
+    }
+    let (reply, settled) = match M::field(index, op, &mut *draft) {
+        Reply::Flow(Flow::Done(Ok(field))) => (Reply::Flow(Flow::Done(Ok(inner(field)))), true),
+        Reply::Flow(flow) => (Reply::Flow(flow.map(inner)), false),
+        Reply::Field(Ok(field)) => (Reply::Field(Ok(field.map(inner))), true),
+        Reply::Field(Err(rejected)) => (Reply::Field(Err(rejected)), false),
+        Reply::Wrapped(field) => (Reply::Wrapped(field.map(inner)), false),
+        Reply::Draft(_) => (Reply::Draft(None), false),
+    };
+    if settled {
+        M::settled_mut(draft).insert(index);
+        if M::complete(draft).is_ok() {
+            complete.0.insert(complete.1);
+        }
+    }
+    reply
+}
+
+/// serde's verdict on the members of a flattened struct that never came.
+pub fn flattened_complete<M: Object>(draft: &Option<M::Draft>) -> Result<(), serde_json::Error>
+where
+    M::Draft: Default,
+{
+    match draft {
+        Some(draft) => M::complete(draft),
+        None => M::complete(&M::Draft::default()),
+    }
+}
+
 /// `constraint` on `value` at `raw`.
 pub fn check_constraints<V>(
     value: &V,

@@ -18,7 +18,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let where_clause = cx.where_clause();
 
     let mut decls = Vec::new();
-    for f in &cx.fields {
+    for f in cx.fields.iter().filter(|f| !f.flatten) {
         let ty = f.ty;
         let name = &f.name;
         let method = format_ident!("on_{}", f.ident.to_string().trim_start_matches("r#"));

@@ -67,7 +67,11 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let entries = cx.fields.iter().map(|f| {
         let fident = &f.ident;
         let name = &f.name;
-        quote! { __p::entry(&mut __m, #name, &self.#fident)?; }
+        if f.flatten {
+            quote! { __p::flatten_entries(&mut __m, &self.#fident)?; }
+        } else {
+            quote! { __p::entry(&mut __m, #name, &self.#fident)?; }
+        }
     });
     let private = quote! {
         #[automatically_derived]

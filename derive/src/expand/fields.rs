@@ -23,8 +23,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let ty = f.ty;
         let name = &f.name;
         let v = variant(f, "");
-        let settled = format!("`{name}` settled with this strict value.");
-        variants.push(quote! { #(#fdocs)* #[doc = ""] #[doc = #settled] #v(#ty) });
+        if !f.flatten {
+            // A flattened struct has no value of its own in the JSON: only its members
+            // settle (as `In…`).
+            let settled = format!("`{name}` settled with this strict value.");
+            variants.push(quote! { #(#fdocs)* #[doc = ""] #[doc = #settled] #v(#ty) });
+        }
         if let Some(elem) = item_type(f) {
             let vi = variant(f, "Item");
             let doc = format!(

@@ -123,6 +123,14 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
             return quote! { #fident: #value, };
         };
         let stream = stream_type(f);
+        if f.flatten {
+            // Its members' verdicts are its own: serde's "missing field" names them.
+            return quote! {
+                #fident: <#stream as __p::StreamingModel>::into_value(
+                    __d.#fident.unwrap_or_default(),
+                )?,
+            };
+        }
         let name = &f.name;
         let index = proc_macro2::Literal::usize_unsuffixed(index);
         let args = quote! { __d.#fident, __s.contains(#index) };
@@ -147,11 +155,17 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
     let Cx { ident, .. } = cx;
     let (impl_generics, ty_generics, _) = cx.generics().split_for_impl();
     let where_clause = cx.where_clause();
-    let key_arms = cx.fields.iter().enumerate().map(|(i, f)| {
-        let i = proc_macro2::Literal::usize_unsuffixed(i);
-        let keys = &f.keys;
-        quote! { #(#keys)|* => __p::Some(#i), }
-    });
+    let key_arms: Vec<TokenStream> = cx
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.flatten)
+        .map(|(i, f)| {
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
+            let keys = &f.keys;
+            quote! { #(#keys)|* => __p::Some(#i), }
+        })
+        .collect();
     let names = cx.fields.iter().map(|f| &f.name);
     // serde's own list for its "unknown field" message: every name and alias.
     let deny_unknown = if cx.model.deny_unknown_fields {
@@ -162,28 +176,75 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
     };
     let mut field_arms = Vec::new();
     let mut require = Vec::new();
+    // A flattened struct's members take the indices after the fields', in order: `base`
+    // is where the next one's start.
+    let mut base = {
+        let count = cx.fields.len();
+        quote! { #count }
+    };
+    let mut flattened_keys = Vec::new();
     for (i, f) in cx.fields.iter().enumerate() {
-        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        let k = proc_macro2::Literal::usize_unsuffixed(i);
+        if f.flatten {
+            let stream = stream_type(f);
+            let fident = &f.ident;
+            let field_enum = &cx.field_enum;
+            let vin = variant(f, "In");
+            let start = base.clone();
+            let len = quote! { <#stream as __p::Object>::KEYS.names.len() };
+            flattened_keys.push(quote! {
+                if let __p::Some(__j) = (<#stream as __p::Object>::KEYS.index_of)(__k) {
+                    return __p::Some(#start + __j);
+                }
+            });
+            field_arms.push(quote! {
+                __i if __i >= #start && __i < #start + #len => __p::flattened::<#stream, Self>(
+                    __i - (#start), __o, &mut __d.#fident, (&mut __d.__settled, #k), #field_enum::#vin,
+                ),
+            });
+            require.push(quote! { __p::flattened_complete::<#stream>(&__d.#fident)?; });
+            base = quote! { (#start + #len) };
+            continue;
+        }
         let call = field_call(cx, f);
-        field_arms.push(quote! { #i => #call, });
+        field_arms.push(quote! { #k => #call, });
         if default_expr(cx, f).is_none() {
             let name = &f.name;
             let ty = f.ty;
             require.push(if f.with.is_some() {
-                quote! { __p::require_present(__s.contains(#i), #name)?; }
+                quote! { __p::require_present(__s.contains(#k), #name)?; }
             } else {
-                quote! { __p::require::<#ty>(__s.contains(#i), #name)?; }
+                quote! { __p::require::<#ty>(__s.contains(#k), #name)?; }
             });
         }
     }
+    let index_of = if flattened_keys.is_empty() {
+        quote! {
+            |__k| match __k {
+                #(#key_arms)*
+                _ => __p::None,
+            }
+        }
+    } else {
+        quote! {
+            |__k| {
+                let __own = match __k {
+                    #(#key_arms)*
+                    _ => __p::None,
+                };
+                if __own.is_some() {
+                    return __own;
+                }
+                #(#flattened_keys)*
+                __p::None
+            }
+        }
+    };
     quote! {
         #[automatically_derived]
         impl #impl_generics __p::Object for #ident #ty_generics #where_clause {
             const KEYS: __p::Keys = __p::Keys {
-                index_of: |__k| match __k {
-                    #(#key_arms)*
-                    _ => __p::None,
-                },
+                index_of: #index_of,
                 names: &[#(#names),*],
                 deny_unknown: #deny_unknown,
             };

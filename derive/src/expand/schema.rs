@@ -63,7 +63,10 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
         } else {
             quote! { __p::None }
         };
-        if is_atomic(f) {
+        if f.flatten {
+            let stream = stream_type(f);
+            quote! { __o.flatten::<#stream>(__g); }
+        } else if is_atomic(f) {
             let schema = field_schema(f);
             let required = match f.with {
                 Some(_) => quote! { #required.unwrap_or(true) },
