@@ -115,6 +115,10 @@
 //! # Feature flags
 //!
 //! - `futures`: the async adapter, [`TypedStream::updates`] (adds `futures-core`).
+//! - `async-openai`: [`openai_client`], async-openai's chat completion stream in, typed
+//!   updates out (its types only: no HTTP client, no TLS).
+//! - `axum`: [`serve`], a typed update stream as an SSE response (`draft`, `field`, `done`,
+//!   `error` events) and the page's JavaScript.
 //! - `chrono`, `time`, `uuid`, `url`, `rust_decimal`: those crates' types as field types,
 //!   each shown once settled, with its JSON Schema `format` (`date-time`, `uuid`, `uri`, …).
 //!
@@ -130,11 +134,17 @@
 mod dynamic;
 mod error;
 mod json_schema;
+#[cfg(feature = "async-openai")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async-openai")))]
+pub mod openai_client;
 mod options;
 mod path;
 pub mod provider;
 mod scanner;
 pub mod schema;
+#[cfg(feature = "axum")]
+#[cfg_attr(docsrs, doc(cfg(feature = "axum")))]
+pub mod serve;
 mod sink;
 mod stream;
 mod typed;

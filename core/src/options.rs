@@ -17,7 +17,7 @@ pub struct Options {
     /// Container nesting cap; the root container is depth 1. Default 127: the deepest
     /// nesting serde_json reads ([`SERDE_MAX_DEPTH`]).
     ///
-    /// Typed streams ([`Stream`](crate::Stream)) never accept more than
+    /// Typed streams ([`TypedStream`](crate::TypedStream)) never accept more than
     /// [`SERDE_MAX_DEPTH`], whatever this says: their final value is read by serde_json,
     /// which rejects deeper nesting, so a deeper document is
     /// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) at the bracket that crosses the

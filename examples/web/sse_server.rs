@@ -1,10 +1,12 @@
 //! A web page that fills a review in live: `POST /review` replays a recorded model stream
-//! through `Review::stream()` and answers with server-sent events (`draft`, `field`, `done`,
-//! `error`); `/` serves the page.
+//! through `Review::stream()` and answers with `settled::serve::sse` (server-sent events
+//! `draft`, `field`, `done`, `error`); `/` serves the page.
 //!
 //! ```sh
-//! cargo run --example sse_server     # then open http://127.0.0.1:3000
+//! cargo run -p settled-web-examples --example sse_server     # then open http://127.0.0.1:3000
 //! ```
+//!
+//! `http://127.0.0.1:3000/?autostart&pace=60` starts by itself, slowly.
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {

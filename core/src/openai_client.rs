@@ -1,0 +1,367 @@
+//! [async-openai](https://docs.rs/async-openai)'s streamed chat completions, typed: its
+//! stream of chunks in, [`Update`]s out. Behind the `async-openai` feature (async-openai
+//! 0.43; settled uses its chat completion types only, not its client).
+//!
+//! ```ignore
+//! use async_openai::{Client, config::OpenAIConfig, types::chat::*};
+//! use futures::StreamExt;
+//! use settled::openai_client::ChatUpdates;
+//! use settled::{StreamingModel, Update};
+//!
+//! // `response_format` from the model's strict schema. async-openai takes the schema as a
+//! // `serde_json::Value`: its objects keep their key order only with serde_json's
+//! // `preserve_order` feature (without it the properties are sorted by name).
+//! let format = settled::schema::openai_response_format::<Review>("review");
+//! let request = CreateChatCompletionRequestArgs::default()
+//!     .model("gpt-4o-2024-08-06")
+//!     .messages([ChatCompletionRequestUserMessage::from("Review this diff: …").into()])
+//!     .response_format(serde_json::from_value::<ResponseFormat>(format.to_value())?)
+//!     .build()?;
+//! let chunks = Client::new().chat().create_stream(request).await?;
+//!
+//! let mut updates = ChatUpdates::content(Review::stream(), chunks).with_drafts();
+//! while let Some(update) = updates.next().await {
+//!     match update? {
+//!         Update::Draft(draft) => render(&draft),
+//!         Update::Field(field) => println!("settled: {field:?}"),
+//!         Update::Done(review) => println!("{review:?}"),
+//!     }
+//! }
+//! ```
+//!
+//! A tool call's arguments stream the same way, [`ChatUpdates::tool_call`]; several calls
+//! in one response go to [`ToolStreams`](crate::provider::ToolStreams) through
+//! [`deltas`]. The `examples/web` package of the repository runs both against a local
+//! server that replays recorded OpenAI streams (`cargo run -p settled-web-examples
+//! --example async_openai`).
+
+use crate::provider::{Channel, Delta, FinishReason, FinishWith};
+use crate::stream::{StreamError, TypedStream, Update, UpdateError};
+use crate::typed::StreamingModel;
+use async_openai::types::chat::{CreateChatCompletionStreamResponse, FinishReason as Reason};
+use futures_core::Stream as AsyncStream;
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// What one async-openai chunk carries, as settled's provider [`Delta`]s (the first
+/// choice, as [`Decoder`](crate::provider::Decoder) reads OpenAI's wire format): the
+/// message's text, tool calls beginning and their arguments, the finish reason.
+///
+/// ```
+/// use async_openai::types::chat::CreateChatCompletionStreamResponse;
+/// use settled::provider::{Channel, Delta, FinishReason};
+///
+/// let chunk: CreateChatCompletionStreamResponse = serde_json::from_str(r#"{
+///     "id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
+///     "choices": [{"index": 0, "delta": {"content": "{\"a\": 1"}, "finish_reason": "length"}]
+/// }"#)?;
+/// assert_eq!(settled::openai_client::deltas(&chunk), [
+///     Delta::Text { channel: Channel::Text, text: "{\"a\": 1".into() },
+///     Delta::Finish(FinishReason::Length),
+/// ]);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn deltas(chunk: &CreateChatCompletionStreamResponse) -> Vec<Delta> {
+    let mut deltas = Vec::new();
+    for choice in chunk.choices.iter().filter(|c| c.index == 0) {
+        let delta = &choice.delta;
+        if let Some(text) = delta.content.as_ref().filter(|t| !t.is_empty()) {
+            deltas.push(Delta::Text {
+                channel: Channel::Text,
+                text: text.clone(),
+            });
+        }
+        for call in delta.tool_calls.iter().flatten() {
+            let index = usize::try_from(call.index).unwrap_or(usize::MAX);
+            let function = call.function.as_ref();
+            let name = function
+                .and_then(|f| f.name.clone())
+                .filter(|n| !n.is_empty());
+            let id = call.id.clone().filter(|id| !id.is_empty());
+            if id.is_some() || name.is_some() {
+                deltas.push(Delta::ToolStart { index, id, name });
+            }
+            if let Some(arguments) = function.and_then(|f| f.arguments.as_ref()) {
+                if !arguments.is_empty() {
+                    deltas.push(Delta::Text {
+                        channel: Channel::Tool(index),
+                        text: arguments.clone(),
+                    });
+                }
+            }
+        }
+        if let Some(reason) = &choice.finish_reason {
+            deltas.push(Delta::Finish(finish_reason(reason)));
+        }
+    }
+    deltas
+}
+
+/// async-openai's finish reason as settled's: `length` is a truncation.
+pub fn finish_reason(reason: &Reason) -> FinishReason {
+    match reason {
+        Reason::Stop => FinishReason::Stop,
+        Reason::Length => FinishReason::Length,
+        Reason::ToolCalls | Reason::FunctionCall => FinishReason::ToolCalls,
+        Reason::ContentFilter => FinishReason::ContentFilter,
+    }
+}
+
+/// The typed updates of one text of an async-openai chat completion stream (the message's
+/// content, or one tool call's arguments): fields as they settle, drafts if asked for, and
+/// the strict value last, as [`Updates`](crate::Updates) yields them. The finish reason
+/// ends the value: a reply cut at the token limit (`finish_reason: length`) is
+/// [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) naming `length`, with the last
+/// draft.
+///
+/// An error from async-openai's stream (a dropped connection) ends the updates with
+/// [`UpdateError::Source`]; [`ChatUpdates::draft`] still holds what had arrived. Dropping
+/// the updates drops async-openai's stream, which cancels the request.
+pub struct ChatUpdates<T: StreamingModel, S> {
+    chunks: S,
+    channel: Channel,
+    stream: Option<TypedStream<T>>,
+    finish: Option<FinishReason>,
+    pending: VecDeque<Update<T>>,
+    failed: Option<StreamError<T>>,
+    /// The source failed: nothing more is read, the stream is kept for its draft.
+    interrupted: bool,
+    drafts: bool,
+}
+
+// Nothing inside is pinned structurally: only the source is polled, through `Unpin`.
+impl<T: StreamingModel, S: Unpin> Unpin for ChatUpdates<T, S> {}
+
+impl<T: StreamingModel, S> ChatUpdates<T, S> {
+    /// The message's text (`choices[0].delta.content`): the answer to a request with
+    /// `response_format`.
+    pub fn content(stream: TypedStream<T>, chunks: S) -> Self {
+        Self::new(stream, chunks, Channel::Text)
+    }
+
+    /// The arguments of tool call `index` (`choices[0].delta.tool_calls[].index`); other
+    /// calls are skipped.
+    pub fn tool_call(stream: TypedStream<T>, index: u32, chunks: S) -> Self {
+        let index = usize::try_from(index).unwrap_or(usize::MAX);
+        Self::new(stream, chunks, Channel::Tool(index))
+    }
+
+    fn new(stream: TypedStream<T>, chunks: S, channel: Channel) -> Self {
+        ChatUpdates {
+            chunks,
+            channel,
+            stream: Some(stream),
+            finish: None,
+            pending: VecDeque::new(),
+            failed: None,
+            interrupted: false,
+            drafts: false,
+        }
+    }
+
+    /// Also yield [`Update::Draft`], at most once per chunk that extended the text (it
+    /// clones the draft).
+    pub fn with_drafts(mut self) -> Self {
+        self.drafts = true;
+        self
+    }
+
+    /// The finish reason, once a chunk has carried it.
+    pub fn finish_reason(&self) -> Option<&FinishReason> {
+        self.finish.as_ref()
+    }
+
+    /// The draft so far, while the value streams and after async-openai's stream failed
+    /// (what had arrived when the connection dropped); `None` once the value has ended.
+    pub fn draft(&self) -> Option<&T::Draft> {
+        self.stream.as_ref().map(TypedStream::draft)
+    }
+}
+
+impl<T, S, E> AsyncStream for ChatUpdates<T, S>
+where
+    T: StreamingModel,
+    S: AsyncStream<Item = Result<CreateChatCompletionStreamResponse, E>> + Unpin,
+{
+    type Item = Result<Update<T>, UpdateError<T, E>>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            if let Some(update) = this.pending.pop_front() {
+                return Poll::Ready(Some(Ok(update)));
+            }
+            if let Some(failed) = this.failed.take() {
+                return Poll::Ready(Some(Err(UpdateError::Stream(failed))));
+            }
+            if this.interrupted {
+                return Poll::Ready(None);
+            }
+            let Some(stream) = this.stream.as_mut() else {
+                return Poll::Ready(None);
+            };
+            let next = match Pin::new(&mut this.chunks).poll_next(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(next) => next,
+            };
+            match next {
+                Some(Ok(chunk)) => {
+                    let mut extended = false;
+                    for delta in deltas(&chunk) {
+                        match delta {
+                            Delta::Text { channel, text } if channel == this.channel => {
+                                extended = true;
+                                match stream.feed(text.as_bytes()) {
+                                    Ok(fields) => this.pending.extend(fields.map(Update::Field)),
+                                    Err(failed) => {
+                                        // What settled before the error, then the error.
+                                        let error = failed.error().clone();
+                                        let fields = failed.into_fields();
+                                        this.pending.extend(fields.into_iter().map(Update::Field));
+                                        this.failed = Some(stream.failure(error));
+                                        this.stream = None;
+                                        break;
+                                    }
+                                }
+                            }
+                            Delta::Finish(reason) => this.finish = Some(reason),
+                            _ => {}
+                        }
+                    }
+                    if let Some(stream) = this.stream.as_ref() {
+                        if this.drafts && extended && stream.has_begun() {
+                            this.pending
+                                .push_back(Update::Draft(stream.draft().clone()));
+                        }
+                    }
+                }
+                Some(Err(e)) => {
+                    this.interrupted = true;
+                    return Poll::Ready(Some(Err(UpdateError::Source(e))));
+                }
+                None => {
+                    let Some(stream) = this.stream.take() else {
+                        return Poll::Ready(None);
+                    };
+                    return Poll::Ready(Some(match stream.finish_with(this.finish.as_ref()) {
+                        Ok(value) => Ok(Update::Done(value)),
+                        Err(e) => Err(UpdateError::Stream(e)),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+    use std::task::Waker;
+
+    /// A ready stream over `items`.
+    struct Iter<I>(I);
+
+    impl<I: Iterator + Unpin> AsyncStream for Iter<I> {
+        type Item = I::Item;
+        fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<I::Item>> {
+            Poll::Ready(self.0.next())
+        }
+    }
+
+    fn drain<S: AsyncStream + Unpin>(mut s: S) -> Vec<S::Item> {
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut out = Vec::new();
+        while let Poll::Ready(Some(item)) = Pin::new(&mut s).poll_next(&mut cx) {
+            out.push(item);
+        }
+        out
+    }
+
+    fn chunk(delta: &str, finish: Option<&str>) -> CreateChatCompletionStreamResponse {
+        let finish = finish.map_or("null".to_string(), |f| format!("\"{f}\""));
+        serde_json::from_str(&format!(
+            r#"{{"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
+                "choices": [{{"index": 0, "delta": {delta}, "finish_reason": {finish}}}]}}"#
+        ))
+        .unwrap()
+    }
+
+    fn content(text: &str) -> CreateChatCompletionStreamResponse {
+        chunk(&serde_json::json!({ "content": text }).to_string(), None)
+    }
+
+    #[test]
+    fn content_and_finish_reasons() {
+        let chunks = [
+            content("Here: {\"a\": [1, 2"),
+            content("], \"b\": \"x\"}"),
+            chunk("{}", Some("stop")),
+        ];
+        let source = Iter(chunks.into_iter().map(Ok::<_, ()>));
+        let all = drain(ChatUpdates::content(
+            TypedStream::<serde_json::Value>::new(),
+            source,
+        ));
+        match all.last() {
+            Some(Ok(Update::Done(value))) => assert_eq!(value["b"], "x"),
+            other => panic!("{other:?}"),
+        }
+
+        let chunks = [content("{\"a\": [1, 2"), chunk("{}", Some("length"))];
+        let source = Iter(chunks.into_iter().map(Ok::<_, ()>));
+        let updates = ChatUpdates::content(TypedStream::<serde_json::Value>::new(), source);
+        let all = drain(updates.with_drafts());
+        assert!(matches!(all[0], Ok(Update::Draft(_))));
+        match all.last() {
+            Some(Err(UpdateError::Stream(e))) => {
+                assert_eq!(e.kind(), ErrorKind::Truncated);
+                assert!(e.to_string().contains("`length`"), "{e}");
+                assert!(e.draft().is_some());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn one_tool_call_of_several_and_a_failing_source() {
+        let call = |i: u32, args: &str| {
+            let delta =
+                serde_json::json!({"tool_calls": [{"index": i, "function": {"arguments": args}}]});
+            chunk(&delta.to_string(), None)
+        };
+        let chunks = [
+            call(0, "{\"n\": "),
+            call(1, "{\"n\": 2}"),
+            call(0, "1}"),
+            chunk("{}", Some("tool_calls")),
+        ];
+        let source = Iter(chunks.clone().into_iter().map(Ok::<_, ()>));
+        let all = drain(ChatUpdates::tool_call(
+            TypedStream::<serde_json::Value>::new(),
+            1,
+            source,
+        ));
+        assert!(matches!(all.last(), Some(Ok(Update::Done(v))) if v["n"] == 2));
+        assert_eq!(
+            deltas(&chunks[0])[0],
+            Delta::Text {
+                channel: Channel::Tool(0),
+                text: "{\"n\": ".into()
+            }
+        );
+
+        let source = Iter([Ok(call(0, "{\"n\": [1, ")), Err("reset")].into_iter());
+        let mut updates =
+            ChatUpdates::tool_call(TypedStream::<serde_json::Value>::new(), 0, source);
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut last = None;
+        while let Poll::Ready(Some(item)) = Pin::new(&mut updates).poll_next(&mut cx) {
+            last = Some(item);
+        }
+        assert!(matches!(last, Some(Err(UpdateError::Source("reset")))));
+        let draft = updates.draft().expect("the draft outlives a failed source");
+        assert_eq!(draft.to_string(), r#"{"n":[1]}"#);
+    }
+}
