@@ -2,11 +2,15 @@
 //! numbers that count come from `cargo bench`).
 //!
 //! ```sh
-//! cargo run -p settled-benches --release --bin probe -- [SIZE_BYTES] [CHUNK]
+//! cargo run -p settled-benches --release --bin probe -- [SIZE_BYTES] [CHUNK] [ONLY] [SHAPE]
 //! ```
+//!
+//! `CHUNK` is a byte count or `token` (default 4); `ONLY` (`typed`, `push`, `dynamic`,
+//! `scanner`; `all` or absent: every approach once, timed) runs one approach 20 times for
+//! a profiler; `SHAPE` is `answer` (default) or `records`.
 
-use settled::{DynamicStream, IgnoreSink, Options, Scanner};
-use settled_benches::{Doc, document, fixed_chunks, token_chunks};
+use settled::{DynamicStream, IgnoreSink, Options, Scanner, StreamingModel, TypedStream};
+use settled_benches::{Doc, Records, fixed_chunks, json_part, text, token_chunks};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -27,19 +31,31 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(1_000_000);
     let chunk = args.next().unwrap_or_else(|| "4".into());
-    let (doc, text) = document(size);
-    let json = serde_json::to_string_pretty(&doc).unwrap();
-    let chunks = match chunk.as_str() {
+    let only = args.next().filter(|a| a != "all");
+    let shape = args.next().unwrap_or_else(|| "answer".into());
+    match shape.as_str() {
+        "records" => probe::<Records>(&shape, size, &chunk, only.as_deref()),
+        _ => probe::<Doc>(&shape, size, &chunk, only.as_deref()),
+    }
+}
+
+fn probe<T: StreamingModel>(shape: &str, size: usize, chunk: &str, only: Option<&str>)
+where
+    T::Draft: Default,
+{
+    let text = text(shape, size);
+    let json = json_part(&text);
+    let chunks = match chunk {
         "token" => token_chunks(&text),
         n => fixed_chunks(&text, n.parse().unwrap_or(4)),
     };
     let runs = 5;
-    if let Some(only) = args.next() {
+    if let Some(only) = only {
         // Profile one approach: run it many times.
         for _ in 0..20 {
-            match only.as_str() {
+            match only {
                 "typed" => {
-                    let mut stream = Doc::stream();
+                    let mut stream = TypedStream::<T>::new();
                     for c in &chunks {
                         black_box(stream.feed(c).map(Iterator::count).ok());
                         black_box(stream.draft());
@@ -47,7 +63,7 @@ fn main() {
                     black_box(stream.finish().ok());
                 }
                 "push" => {
-                    let mut stream = Doc::stream();
+                    let mut stream = TypedStream::<T>::new();
                     for c in &chunks {
                         black_box(stream.push(c).ok());
                         black_box(stream.draft());
@@ -58,6 +74,7 @@ fn main() {
                     let mut stream = DynamicStream::new();
                     for c in &chunks {
                         let _ = stream.feed(c);
+                        black_box(stream.settled().count());
                         black_box(stream.draft());
                     }
                     black_box(stream.finish().ok());
@@ -74,13 +91,13 @@ fn main() {
         return;
     }
     let serde_typed = best(runs, || {
-        serde_json::from_slice::<Doc>(json.as_bytes()).unwrap()
+        serde_json::from_slice::<T::Value>(json.as_bytes()).ok()
     });
     let serde_value = best(runs, || {
         serde_json::from_slice::<serde_json::Value>(json.as_bytes()).unwrap()
     });
     let typed = best(runs, || {
-        let mut stream = Doc::stream();
+        let mut stream = TypedStream::<T>::new();
         let mut fields = 0;
         for c in &chunks {
             fields += stream.feed(c).map(Iterator::count).unwrap_or(0);
@@ -89,7 +106,7 @@ fn main() {
         (fields, stream.finish().ok())
     });
     let typed_push = best(runs, || {
-        let mut stream = Doc::stream();
+        let mut stream = TypedStream::<T>::new();
         for c in &chunks {
             let _ = stream.push(c);
             black_box(stream.draft());
@@ -100,6 +117,7 @@ fn main() {
         let mut stream = DynamicStream::new();
         for c in &chunks {
             let _ = stream.feed(c);
+            black_box(stream.settled().count());
             black_box(stream.draft());
         }
         stream.finish().ok().map(|v| v.root().is_some())
@@ -111,7 +129,11 @@ fn main() {
         }
         scanner.finish(&mut IgnoreSink).is_ok()
     });
-    println!("{} bytes, {} chunks ({chunk})", text.len(), chunks.len());
+    println!(
+        "{shape}: {} bytes, {} chunks ({chunk})",
+        text.len(),
+        chunks.len()
+    );
     println!("serde typed  {:8.2} ms", serde_typed * 1e3);
     println!("serde Value  {:8.2} ms", serde_value * 1e3);
     println!(
