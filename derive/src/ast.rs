@@ -129,7 +129,7 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
     let attrs = attr::container(&input.attrs, errors);
     let body = match &container.data {
         ast::Data::Struct(_, fields) if container.attrs.transparent() => {
-            Body::Wrapper(wrapper(fields, errors)?)
+            Body::Wrapper(wrapper(fields, false, errors)?)
         }
         ast::Data::Struct(ast::Style::Struct, fields) => {
             Body::Struct(fields.iter().filter_map(|f| field(f, errors)).collect())
@@ -146,7 +146,15 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
                 ));
                 return None;
             }
-            Body::Wrapper(wrapper(fields, errors)?)
+            if !matches!(container.attrs.default(), serde_attr::Default::None) {
+                errors.push(syn::Error::new_spanned(
+                    &input.ident,
+                    "`#[serde(default)]` on a tuple struct cannot be streamed: serde fills the \
+                     missing trailing elements; give the fields names",
+                ));
+                return None;
+            }
+            Body::Wrapper(wrapper(fields, true, errors)?)
         }
         ast::Data::Struct(ast::Style::Unit, _) => {
             errors.push(syn::Error::new_spanned(
@@ -189,13 +197,28 @@ const MAX_TUPLE: usize = 5;
 
 /// A newtype, tuple or transparent struct: the fields serde reads, in order, and the ones
 /// it fills with defaults.
-fn wrapper<'a>(fields: &[ast::Field<'a>], errors: &mut Vec<syn::Error>) -> Option<Wrapper<'a>> {
+fn wrapper<'a>(
+    fields: &[ast::Field<'a>],
+    tuple: bool,
+    errors: &mut Vec<syn::Error>,
+) -> Option<Wrapper<'a>> {
     let mut out = Wrapper {
         types: Vec::new(),
         members: Vec::new(),
         defaults: Vec::new(),
     };
     for f in fields {
+        let defaulted = !matches!(f.attrs.default(), serde_attr::Default::None);
+        if tuple && (f.attrs.skip_deserializing() || defaulted) {
+            // serde reads a tuple struct's fields by position: a skipped field shifts
+            // them, a defaulted one may be missing at the end.
+            errors.push(syn::Error::new_spanned(
+                f.original,
+                "`skip` and `default` on a field of a tuple struct cannot be streamed: serde \
+                 reads its fields by position; give the fields names",
+            ));
+            return None;
+        }
         if f.attrs.skip_deserializing() {
             out.defaults
                 .push((f.member.clone(), Fallback::from_serde(f.attrs.default())));

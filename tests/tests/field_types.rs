@@ -575,3 +575,164 @@ fn a_flattened_struct_follows_serde() {
         serde_json::json!(["title", "author", "labels"])
     );
 }
+
+// ---- Found by an adversarial review of the types above ----
+
+/// Every chunking of `json` (1-byte, 7-byte, whole) ends the same way for `T`.
+fn outcome<T: StreamingModel>(json: &str) -> Result<String, (settled::ErrorKind, Option<String>)>
+where
+    T::Draft: Default,
+    T::Value: std::fmt::Debug,
+{
+    let run = |size: usize| {
+        let mut stream = settled::TypedStream::<T>::new();
+        for piece in json.as_bytes().chunks(size) {
+            if let Err(e) = stream.feed(piece) {
+                return Err((e.kind(), e.path().map(str::to_owned)));
+            }
+        }
+        stream
+            .finish()
+            .map(|v| format!("{v:?}"))
+            .map_err(|e| (e.kind(), e.path().map(str::to_owned)))
+    };
+    let whole = run(json.len().max(1));
+    for size in [1, 7] {
+        assert_eq!(run(size), whole, "{size}-byte chunks of {json}");
+    }
+    whole
+}
+
+#[test]
+fn an_element_past_a_tuples_size_is_refused_even_when_it_is_an_array() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct S2 {
+        a: Vec<(u8, u8)>,
+        b: u8,
+    }
+    let json = r#"{"a": [[1, 2, [3]], [4, 5]], "b": 6}"#;
+    assert!(serde_json::from_str::<S2>(json).is_err());
+    let (kind, path) = outcome::<S2>(json).unwrap_err();
+    assert_eq!(kind, settled::ErrorKind::Validation);
+    assert_eq!(path.as_deref(), Some("/a/0/2"));
+    assert!(outcome::<(u8, u8)>("[1, 2, [3]]").is_err());
+}
+
+#[test]
+fn map_keys_are_read_from_the_key_as_written() {
+    // serde_json refuses an escaped number as an integer key.
+    let json = r#"{"\u0031": 1}"#;
+    assert!(serde_json::from_str::<BTreeMap<u8, u8>>(json).is_err());
+    assert!(outcome::<BTreeMap<u8, u8>>(json).is_err());
+    assert_eq!(
+        outcome::<BTreeMap<u8, u8>>(r#"{"1": 1}"#).unwrap(),
+        "{1: 1}"
+    );
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, StreamingModel, Serialize,
+)]
+#[serde(rename_all = "snake_case")]
+enum Speed {
+    #[serde(alias = "quick")]
+    Fast,
+    Slow,
+}
+
+#[test]
+fn two_texts_of_one_map_key_are_a_duplicate() {
+    // "quick" and "fast" are one key: its first value settled, so the second is refused
+    // (as a repeated text key is), whatever the map's order.
+    for json in [
+        r#"{"slow": 1, "quick": 2, "fast": 3}"#,
+        r#"{"fast": 1, "quick": 2}"#,
+    ] {
+        let (kind, path) = outcome::<BTreeMap<Speed, u8>>(json).unwrap_err();
+        assert_eq!(kind, settled::ErrorKind::Validation, "{json}");
+        assert!(
+            path.is_some_and(|p| p == "/fast" || p == "/quick"),
+            "{json}"
+        );
+        assert!(outcome::<HashMap<Speed, u8>>(json).is_err(), "{json}");
+    }
+}
+
+/// Flattened twice: `Deep` flattens `Mid`, which flattens `Meta`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Mid {
+    level: u8,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Deep {
+    e: u8,
+    #[serde(flatten)]
+    mid: Mid,
+}
+
+#[test]
+fn flatten_nests() {
+    let json = r#"{"author": "a", "e": 1, "labels": ["x"], "level": 2, "likes": 3}"#;
+    let expected: Deep = serde_json::from_str(json).unwrap();
+    let mut stream = Deep::stream();
+    let mut events = Vec::new();
+    for piece in json.as_bytes().chunks(3) {
+        events.extend(stream.feed(piece).unwrap().map(|f| format!("{f:?}")));
+    }
+    assert_eq!(
+        serde_json::to_value(stream.draft()).unwrap(),
+        serde_json::to_value(&expected).unwrap()
+    );
+    assert!(
+        events.contains(&r#"InMid(InMeta(Author("a")))"#.to_owned()),
+        "{events:?}"
+    );
+    assert!(events.contains(&"InMid(Level(2))".to_owned()), "{events:?}");
+    assert_eq!(stream.finish().unwrap(), expected);
+}
+
+#[test]
+fn push_checks_an_arrays_length_where_it_closes() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Shape {
+        rgb: [u8; 3],
+        name: String,
+    }
+    let json = br#"{"rgb": [1, 2], "name": "x"}"#;
+    let mut stream = Shape::stream();
+    let error = stream.push(json).unwrap_err();
+    assert_eq!(error.kind(), settled::ErrorKind::Validation);
+    assert_eq!(error.path(), Some("/rgb"));
+    assert_eq!(error.offset(), 8);
+}
+
+/// A newtype around a unit enum (whose draft has no value before it settles) and a
+/// generic newtype derive and stream as fields.
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+struct Gear(Speed);
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+struct Labelled<T>(T);
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Car {
+    gear: Gear,
+    name: Labelled<String>,
+}
+
+#[test]
+fn newtypes_around_settled_leaves_and_generics_stream_as_fields() {
+    let mut stream = Car::stream();
+    stream.feed(br#"{"gear": "quick", "name": "ka"#).unwrap();
+    assert_eq!(stream.draft().gear, Some(Speed::Fast));
+    assert_eq!(stream.draft().name.as_deref(), Some("ka"));
+    stream.feed(br#"r"}"#).unwrap();
+    let car = stream.finish().unwrap();
+    assert_eq!(
+        (car.gear, car.name),
+        (Gear(Speed::Fast), Labelled("kar".to_owned()))
+    );
+}

@@ -133,7 +133,9 @@ impl<T: StreamingModel> Frame for VecFrame<T> {
         out: &mut Out,
     ) {
         let value = match draft.downcast_mut::<Vec<T::Draft>>().and_then(|v| v.last()) {
-            Some(last) if ok && out.events => T::to_value(last).map_err(|r| r.within(span)),
+            Some(last) if ok && (out.events || T::VALIDATES) => {
+                T::to_value(last).map_err(|r| r.within(span))
+            }
             Some(_) if ok => {
                 // Settled, and nobody wants its value.
                 self.open = false;
@@ -285,7 +287,10 @@ enum MapPhase {
 /// The frame of a map: `M` is the draft map.
 struct MapFrame<T: StreamingModel, M> {
     /// serde's reason to refuse a key (a map with non-string keys reads them from it).
-    check_key: fn(&str) -> Result<(), serde_json::Error>,
+    check_key: KeyCheck,
+    /// The keys read so far, as the key type reads them (`Debug` of the key), for a map
+    /// whose keys are not strings: two texts may name one key (`"fast"` and an alias).
+    read: std::collections::HashSet<String>,
     phase: MapPhase,
     key: String,
     member: Member,
@@ -307,13 +312,19 @@ impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
                 self.key.clear();
                 self.key.push_str(key);
                 self.member = Member::default();
-                if let Err(error) = (self.check_key)(key) {
-                    out.reject_member(Rejected {
-                        error,
-                        span: raw.span(),
-                    });
-                    self.phase = MapPhase::Skip;
-                } else if map.entry(key).is_some() {
+                let read = match (self.check_key)(key, raw.bytes()) {
+                    Ok(read) => read,
+                    Err(error) => {
+                        out.reject_member(Rejected {
+                            error,
+                            span: raw.span(),
+                        });
+                        self.phase = MapPhase::Skip;
+                        return FrameFlow::More;
+                    }
+                };
+                let again = read.is_some_and(|read| !self.read.insert(read));
+                if again || map.entry(key).is_some() {
                     // serde would keep the last value; the first has settled and been
                     // reported, and a settled value never changes: refused.
                     let message =
@@ -353,7 +364,9 @@ impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
         out: &mut Out,
     ) {
         let value = match draft.downcast_mut::<M>().and_then(|m| m.entry(&self.key)) {
-            Some(entry) if ok && out.events => T::to_value(entry).map_err(|r| r.within(span)),
+            Some(entry) if ok && (out.events || T::VALIDATES) => {
+                T::to_value(entry).map_err(|r| r.within(span))
+            }
             _ => {
                 self.phase = MapPhase::Open;
                 return;
@@ -388,9 +401,10 @@ impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
 }
 
 impl<T: StreamingModel, M> MapFrame<T, M> {
-    fn new(check_key: fn(&str) -> Result<(), serde_json::Error>) -> Self {
+    fn new(check_key: KeyCheck) -> Self {
         MapFrame {
             check_key,
+            read: std::collections::HashSet::new(),
             phase: MapPhase::Open,
             key: String::new(),
             member: Member::default(),
@@ -426,12 +440,30 @@ fn read_key<K: DeserializeOwned + 'static>(key: String) -> Result<K, serde_json:
     serde_json::from_str::<FirstKey<K>>(&json).map(|first| first.0)
 }
 
-/// serde's reason to refuse `key` as a `K` (never for `String`).
-fn check_key<K: DeserializeOwned + 'static>(key: &str) -> Result<(), serde_json::Error> {
+/// Reads a key as it closes: serde's reason to refuse it, or the key as read.
+type KeyCheck = fn(&str, &[u8]) -> Result<Option<String>, serde_json::Error>;
+
+/// serde's reason to refuse a key as a `K`, read from the key as written (`raw`, with its
+/// quotes and escapes: serde reads `"\u0031"` as a string, not as the number 1); for a key
+/// type other than `String`, the key as read (its `Debug`), to find two texts that name
+/// one key.
+fn check_key<K: DeserializeOwned + std::fmt::Debug + 'static>(
+    key: &str,
+    raw: &[u8],
+) -> Result<Option<String>, serde_json::Error> {
     if TypeId::of::<K>() == TypeId::of::<String>() {
-        return Ok(());
+        return Ok(None);
     }
-    read_key::<K>(key.to_owned()).map(drop)
+    let read = if raw.first() == Some(&b'"') {
+        let mut json = Vec::with_capacity(raw.len() + 4);
+        json.push(b'{');
+        json.extend_from_slice(raw);
+        json.extend_from_slice(b":0}");
+        serde_json::from_slice::<FirstKey<K>>(&json).map(|first| first.0)?
+    } else {
+        read_key::<K>(key.to_owned())?
+    };
+    Ok(Some(format!("{read:?}")))
 }
 
 /// The key of a one-entry JSON object, read as serde reads map keys.

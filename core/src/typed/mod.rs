@@ -160,6 +160,11 @@ pub trait StreamingModel: Sized + 'static {
         Shape::Any
     };
 
+    /// `to_value` may refuse a complete draft (an array of the wrong length): containers
+    /// build the value as it settles even when no event wants it.
+    #[doc(hidden)]
+    const VALIDATES: bool = false;
+
     /// What strict structured outputs check of the type's schema.
     #[doc(hidden)]
     const LIMITS: Limits = Limits::LEAF;

@@ -69,6 +69,10 @@ where
     /// The keys serde reads.
     const KEYS: Keys;
 
+    /// The member indices the struct uses: its fields, then the members of the structs it
+    /// flattens (at most 128, the size of a [`FieldSet`]).
+    const WIDTH: usize = Self::KEYS.names.len();
+
     /// Which fields of `draft` have settled.
     fn settled_mut(draft: &mut Self::Draft) -> &mut FieldSet;
 
@@ -403,7 +407,7 @@ pub fn field<'d, M: StreamingModel, X: StreamingModel>(
             settled,
             constraint,
         )),
-        Op::Closed(_, false) if constraint.is_none() => Reply::Field(Ok(None)),
+        Op::Closed(_, false) if constraint.is_none() && !M::VALIDATES => Reply::Field(Ok(None)),
         Op::Closed(raw, _) => {
             Reply::Field(settle_draft::<M, X::Field>(slot, raw, settled, constraint).map(Some))
         }

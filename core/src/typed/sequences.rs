@@ -92,6 +92,7 @@ where
 
     const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = super::Shape::Array;
+    const VALIDATES: bool = true;
 
     fn schema(generator: &mut SchemaGen) -> Schema {
         let mut schema = array_of::<T>(generator);
@@ -247,7 +248,8 @@ impl<S: Tuple> Frame for TupleFrame<S> {
             return FrameFlow::More;
         };
         if !self.open {
-            if let Event::EndArray(raw) = event {
+            // The tuple's own `]` (not one inside an element past its size).
+            if let (Event::EndArray(raw), 0) = (event, self.member.level()) {
                 out.closed = Some(raw.span());
                 if self.position < S::LEN {
                     let message = format_args!(

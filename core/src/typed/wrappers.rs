@@ -15,6 +15,7 @@ impl<T: StreamingModel> StreamingModel for Option<T> {
 
     const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = T::SHAPE;
+    const VALIDATES: bool = T::VALIDATES;
 
     fn schema(generator: &mut SchemaGen) -> Schema {
         let mut schema = T::schema(generator);
@@ -71,6 +72,7 @@ impl<T: StreamingModel> StreamingModel for Box<T> {
 
     const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = T::SHAPE;
+    const VALIDATES: bool = T::VALIDATES;
 
     fn schema(generator: &mut SchemaGen) -> Schema {
         T::schema(generator)
@@ -129,6 +131,7 @@ where
 
     const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = T::SHAPE;
+    const VALIDATES: bool = T::VALIDATES;
 
     fn schema(generator: &mut SchemaGen) -> Schema {
         T::schema(generator)

@@ -191,14 +191,14 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             let field_enum = &cx.field_enum;
             let vin = variant(f, "In");
             let start = base.clone();
-            let len = quote! { <#stream as __p::Object>::KEYS.names.len() };
+            let len = quote! { <#stream as __p::Object>::WIDTH };
             flattened_keys.push(quote! {
                 if let __p::Some(__j) = (<#stream as __p::Object>::KEYS.index_of)(__k) {
                     return __p::Some(#start + __j);
                 }
             });
             field_arms.push(quote! {
-                __i if __i >= #start && __i < #start + #len => __p::flattened::<#stream, Self>(
+                __i if (#start..#start + #len).contains(&__i) => __p::flattened::<#stream, Self>(
                     __i - (#start), __o, &mut __d.#fident, (&mut __d.__settled, #k), #field_enum::#vin,
                 ),
             });
@@ -218,6 +218,19 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             });
         }
     }
+    // With flattened structs, the member indices in use, checked against the 128 a
+    // `FieldSet` holds (for a generic model the check cannot name the parameters).
+    let width = (!flattened_keys.is_empty()).then(|| {
+        let check = cx.generics().params.is_empty().then(|| {
+            quote! {
+                const _: () = ::core::assert!(
+                    #base <= 128,
+                    "a struct and the structs it flattens can stream at most 128 fields in all",
+                );
+            }
+        });
+        quote! { const WIDTH: usize = { #check #base }; }
+    });
     let index_of = if flattened_keys.is_empty() {
         quote! {
             |__k| match __k {
@@ -248,6 +261,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 names: &[#(#names),*],
                 deny_unknown: #deny_unknown,
             };
+            #width
 
             fn settled_mut(__d: &mut Self::Draft) -> &mut __p::FieldSet {
                 &mut __d.__settled

@@ -53,6 +53,7 @@ pub(super) fn expand(model: &Model<'_>, wrapper: &Wrapper<'_>) -> TokenStream {
                 const MODEL: bool = <#inner as __p::StreamingModel>::MODEL;
                 const SHAPE: __p::Shape = <#inner as __p::StreamingModel>::SHAPE;
                 const LIMITS: __p::Limits = <#inner as __p::StreamingModel>::LIMITS;
+                const VALIDATES: bool = <#inner as __p::StreamingModel>::VALIDATES;
 
                 fn schema(__g: &mut __p::SchemaGen) -> __p::Schema {
                     let mut __s = <#inner as __p::StreamingModel>::schema(__g);
@@ -93,13 +94,23 @@ pub(super) fn expand(model: &Model<'_>, wrapper: &Wrapper<'_>) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
-                /// A lenient stream of this type with the default options.
-                pub fn stream() -> ::settled::TypedStream<Self> {
+                /// A lenient stream of this type with the default options (when the
+                /// wrapped type's draft has a default: not a unit enum's or a settled
+                /// leaf's, which have no value before they settle).
+                pub fn stream<__D>() -> ::settled::TypedStream<Self>
+                where
+                    Self: __p::StreamingModel<Draft = __D>,
+                    __D: ::core::default::Default,
+                {
                     ::settled::TypedStream::new()
                 }
 
                 /// A stream of this type with `options` (strict mode, limits).
-                pub fn stream_with_options(options: ::settled::Options) -> ::settled::TypedStream<Self> {
+                pub fn stream_with_options<__D>(options: ::settled::Options) -> ::settled::TypedStream<Self>
+                where
+                    Self: __p::StreamingModel<Draft = __D>,
+                    __D: ::core::default::Default,
+                {
                     ::settled::TypedStream::with_options(options)
                 }
 
