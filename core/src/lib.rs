@@ -84,8 +84,8 @@
 //!
 //! # Async
 //!
-//! With the `futures` feature, [`TypedStream::updates`] turns any `Stream` of byte chunks
-//! (an HTTP body) into a `Stream` of [`Update`]s: fields as they settle, drafts (opt-in),
+//! With the `futures` feature, `TypedStream::updates` turns any `Stream` of byte chunks
+//! (an HTTP body) into a `Stream` of `Update`s: fields as they settle, drafts (opt-in),
 //! and the strict value last.
 //!
 //! # Options and limits
@@ -114,10 +114,10 @@
 //!
 //! # Feature flags
 //!
-//! - `futures`: the async adapter, [`TypedStream::updates`] (adds `futures-core`).
-//! - `async-openai`: [`openai_client`], async-openai's chat completion stream in, typed
+//! - `futures`: the async adapter, `TypedStream::updates` (adds `futures-core`).
+//! - `async-openai`: `openai_client`, async-openai's chat completion stream in, typed
 //!   updates out (its types only: no HTTP client, no TLS).
-//! - `axum`: [`serve`], a typed update stream as an SSE response (`draft`, `field`, `done`,
+//! - `axum`: `serve`, a typed update stream as an SSE response (`draft`, `field`, `done`,
 //!   `error` events) and the page's JavaScript.
 //! - `chrono`, `time`, `uuid`, `url`, `rust_decimal`: those crates' types as field types,
 //!   each shown once settled, with its JSON Schema `format` (`date-time`, `uuid`, `uri`, …).

@@ -5,6 +5,7 @@ use super::protocol::{Event, Flow, Member, Rejected, Slot};
 use crate::json_schema::{Schema, SchemaGen};
 use std::any::Any;
 use std::convert::Infallible;
+use std::sync::Arc;
 
 /// `null` shows as `Some(None)`; absent stays `None`.
 impl<T: StreamingModel> StreamingModel for Option<T> {
@@ -63,44 +64,61 @@ impl<D> Slot<D> for SomeSlot<'_, D> {
     }
 }
 
-/// A box streams as its contents.
-impl<T: StreamingModel> StreamingModel for Box<T> {
-    type Value = Box<T::Value>;
-    type Draft = Box<T::Draft>;
-    type Field = T::Field;
-    type Name = Infallible;
+/// Pointers that stream as their contents, with a boxed draft (so that a model recursive
+/// through them has a finite draft). `Rc` cannot: a stream and its events are `Send`; use
+/// `Arc`. serde reads an `Arc` with its `rc` feature, which a model holding one has turned
+/// on already.
+macro_rules! pointers {
+    ($($(#[$doc:meta])* $ptr:ident $(where [$($bound:tt)+])?;)*) => {$(
+        $(#[$doc])*
+        impl<T: StreamingModel> StreamingModel for $ptr<T>
+        $(where $($bound)+)?
+        {
+            type Value = $ptr<T::Value>;
+            type Draft = Box<T::Draft>;
+            type Field = T::Field;
+            type Name = Infallible;
 
-    const LIMITS: super::Limits = T::LIMITS;
-    const SHAPE: super::Shape = T::SHAPE;
-    const VALIDATES: bool = T::VALIDATES;
+            const LIMITS: super::Limits = T::LIMITS;
+            const SHAPE: super::Shape = T::SHAPE;
+            const VALIDATES: bool = T::VALIDATES;
 
-    fn schema(generator: &mut SchemaGen) -> Schema {
-        T::schema(generator)
-    }
+            fn schema(generator: &mut SchemaGen) -> Schema {
+                T::schema(generator)
+            }
 
-    fn root_schema(generator: &mut SchemaGen) -> Schema {
-        T::root_schema(generator)
-    }
+            fn root_schema(generator: &mut SchemaGen) -> Schema {
+                T::root_schema(generator)
+            }
 
-    fn step(
-        member: &mut Member,
-        event: &Event<'_>,
-        slot: &mut dyn Slot<Self::Draft>,
-    ) -> Flow<Self::Value> {
-        T::step(member, event, &mut BoxSlot(slot)).map(Box::new)
-    }
+            fn step(
+                member: &mut Member,
+                event: &Event<'_>,
+                slot: &mut dyn Slot<Self::Draft>,
+            ) -> Flow<Self::Value> {
+                T::step(member, event, &mut BoxSlot(slot)).map($ptr::new)
+            }
 
-    fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {
-        T::frame_draft(draft)
-    }
+            fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {
+                T::frame_draft(draft)
+            }
 
-    fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
-        T::to_value(draft).map(Box::new)
-    }
+            fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
+                T::to_value(draft).map($ptr::new)
+            }
 
-    fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
-        T::into_value(*draft).map(Box::new)
-    }
+            fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
+                T::into_value(*draft).map($ptr::new)
+            }
+        }
+    )*};
+}
+
+pointers! {
+    /// A box streams as its contents.
+    Box;
+    /// An `Arc` streams as its contents.
+    Arc where [T::Value: Sync, Arc<T::Value>: serde::de::DeserializeOwned];
 }
 
 /// The draft of a `Box<T>` seen as a slot of `T`'s draft.
@@ -112,52 +130,5 @@ impl<D> Slot<D> for BoxSlot<'_, D> {
     }
     fn set(&mut self, draft: D) {
         self.0.set(Box::new(draft));
-    }
-}
-
-/// An `Arc` streams as its contents (its draft is boxed, like a `Box`'s, so recursive
-/// models through `Arc` have a finite draft). `Rc` cannot: a stream and its events are
-/// `Send`; use `Arc`. serde reads an `Arc` with its `rc` feature, which a model with an
-/// `Arc` field has turned on already.
-impl<T: StreamingModel> StreamingModel for std::sync::Arc<T>
-where
-    T::Value: Sync,
-    std::sync::Arc<T::Value>: serde::de::DeserializeOwned,
-{
-    type Value = std::sync::Arc<T::Value>;
-    type Draft = Box<T::Draft>;
-    type Field = T::Field;
-    type Name = Infallible;
-
-    const LIMITS: super::Limits = T::LIMITS;
-    const SHAPE: super::Shape = T::SHAPE;
-    const VALIDATES: bool = T::VALIDATES;
-
-    fn schema(generator: &mut SchemaGen) -> Schema {
-        T::schema(generator)
-    }
-
-    fn root_schema(generator: &mut SchemaGen) -> Schema {
-        T::root_schema(generator)
-    }
-
-    fn step(
-        member: &mut Member,
-        event: &Event<'_>,
-        slot: &mut dyn Slot<Self::Draft>,
-    ) -> Flow<Self::Value> {
-        T::step(member, event, &mut BoxSlot(slot)).map(std::sync::Arc::new)
-    }
-
-    fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {
-        T::frame_draft(draft)
-    }
-
-    fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
-        T::to_value(draft).map(std::sync::Arc::new)
-    }
-
-    fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
-        T::into_value(*draft).map(std::sync::Arc::new)
     }
 }
