@@ -173,9 +173,10 @@ impl<T: StreamingModel, S> ChatUpdates<T, S> {
     }
 
     /// The draft so far, while the value streams and after async-openai's stream failed
-    /// (what had arrived when the connection dropped); `None` once the value has ended.
+    /// (what had arrived when the connection dropped); `None` before the value begins and
+    /// once it has ended.
     pub fn draft(&self) -> Option<&T::Draft> {
-        self.stream.as_ref().map(TypedStream::draft)
+        self.stream.as_ref().and_then(TypedStream::current)
     }
 }
 
@@ -230,9 +231,8 @@ where
                         }
                     }
                     if let Some(stream) = this.stream.as_ref() {
-                        if this.drafts && extended && stream.has_begun() {
-                            this.pending
-                                .push_back(Update::Draft(stream.draft().clone()));
+                        if let Some(draft) = stream.current().filter(|_| this.drafts && extended) {
+                            this.pending.push_back(Update::Draft(draft.clone()));
                         }
                     }
                 }

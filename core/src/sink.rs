@@ -23,6 +23,15 @@ impl<'a> Raw<'a> {
         }
     }
 
+    /// Text kept elsewhere (a replayed event's), at `span`.
+    pub(crate) fn with_text(text: &'a [u8], span: Range<usize>) -> Self {
+        Raw {
+            text,
+            start: span.start,
+            end: span.end,
+        }
+    }
+
     /// A span whose text is not at hand (a container built from its members).
     pub(crate) fn span_only(span: Range<usize>) -> Raw<'static> {
         Raw {

@@ -44,6 +44,44 @@ pub(crate) enum Body<'a> {
     /// A unit enum: each variant's serialized name, and every name serde reads for it
     /// (the name first, then its aliases).
     UnitEnum(Vec<(String, Vec<String>)>),
+    /// An enum with data (or any enum serde reads tagged or untagged).
+    DataEnum(DataEnum<'a>),
+}
+
+/// How serde writes an enum: see serde's enum representations.
+pub(crate) enum Repr {
+    External,
+    Internal(String),
+    Adjacent(String, String),
+    Untagged,
+}
+
+pub(crate) struct DataEnum<'a> {
+    pub(crate) repr: Repr,
+    /// The variants serde reads (skipped ones left out), in order.
+    pub(crate) variants: Vec<Variant<'a>>,
+    /// Every variant, for matches on the value.
+    pub(crate) all: Vec<&'a syn::Variant>,
+    /// `#[serde(rename_all_fields = "...")]` on the enum.
+    pub(crate) rename_all_fields: Option<String>,
+}
+
+pub(crate) struct Variant<'a> {
+    pub(crate) original: &'a syn::Variant,
+    /// The name serde reads, and every name it accepts (the name first, then aliases).
+    pub(crate) name: String,
+    pub(crate) keys: Vec<String>,
+    pub(crate) style: VariantStyle,
+    /// `#[serde(other)]`.
+    pub(crate) other: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum VariantStyle {
+    Unit,
+    Newtype,
+    Tuple,
+    Struct,
 }
 
 /// How a wrapper struct reads: the type it streams as, and how its value is built from
@@ -164,23 +202,19 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
             return None;
         }
         ast::Data::Enum(variants) => {
-            let mut names = Vec::new();
-            for v in variants {
-                if !matches!(v.style, ast::Style::Unit) {
-                    errors.push(syn::Error::new_spanned(
-                        v.original,
-                        "StreamingModel supports only unit enums (variants without data) for now; \
-                         mark a field holding this enum `#[settled(atomic)]` and derive only \
-                         `Debug` and `Deserialize` on it",
-                    ));
-                } else if !v.attrs.skip_deserializing() {
+            let tagged = !matches!(container.attrs.tag(), serde_attr::TagType::External);
+            if !tagged && variants.iter().all(|v| matches!(v.style, ast::Style::Unit)) {
+                let mut names = Vec::new();
+                for v in variants.iter().filter(|v| !v.attrs.skip_deserializing()) {
                     let name = v.attrs.name().deserialize_name().to_owned();
                     let mut read: Vec<String> = vec![name.clone()];
                     read.extend(v.attrs.aliases().iter().filter(|a| **a != name).cloned());
                     names.push((name, read));
                 }
+                Body::UnitEnum(names)
+            } else {
+                Body::DataEnum(data_enum(input, &container, variants, errors)?)
             }
-            Body::UnitEnum(names)
         }
     };
     Some(Model {
@@ -261,4 +295,148 @@ fn field<'a>(f: &ast::Field<'a>, errors: &mut Vec<syn::Error>) -> Option<Field<'
         flatten: f.attrs.flatten(),
         attrs: attr::field(&f.original.attrs, errors),
     })
+}
+
+/// An enum with data: its representation and the variants serde reads.
+fn data_enum<'a>(
+    input: &'a DeriveInput,
+    container: &ast::Container<'a>,
+    variants: &[ast::Variant<'a>],
+    errors: &mut Vec<syn::Error>,
+) -> Option<DataEnum<'a>> {
+    if let Some(param) = input.generics.type_params().next() {
+        errors.push(syn::Error::new_spanned(
+            param,
+            "an enum with data and type parameters cannot stream yet: write the enum for the \
+             types it holds, or mark fields holding it `#[settled(atomic)]`",
+        ));
+        return None;
+    }
+    let repr = match container.attrs.tag() {
+        serde_attr::TagType::External => Repr::External,
+        serde_attr::TagType::Internal { tag } => Repr::Internal(tag.clone()),
+        serde_attr::TagType::Adjacent { tag, content } => {
+            Repr::Adjacent(tag.clone(), content.clone())
+        }
+        serde_attr::TagType::None => Repr::Untagged,
+    };
+    let mut out = Vec::new();
+    for v in variants {
+        if v.attrs.skip_deserializing() {
+            continue;
+        }
+        if v.attrs.untagged() {
+            errors.push(syn::Error::new_spanned(
+                v.original,
+                "`#[serde(untagged)]` on one variant cannot be streamed yet: mark the whole \
+                 enum `#[serde(untagged)]`, or fields holding it `#[settled(atomic)]`",
+            ));
+            continue;
+        }
+        if v.attrs.deserialize_with().is_some() {
+            errors.push(syn::Error::new_spanned(
+                v.original,
+                "a variant read by `deserialize_with` or `with` cannot be streamed: mark fields \
+                 holding this enum `#[settled(atomic)]`",
+            ));
+            continue;
+        }
+        let style = match v.style {
+            ast::Style::Unit => VariantStyle::Unit,
+            ast::Style::Newtype => VariantStyle::Newtype,
+            ast::Style::Tuple if v.fields.len() <= MAX_TUPLE => VariantStyle::Tuple,
+            ast::Style::Tuple => {
+                errors.push(syn::Error::new_spanned(
+                    v.original,
+                    format!(
+                        "a tuple variant streams as a tuple of at most {MAX_TUPLE} elements: \
+                         give its fields names"
+                    ),
+                ));
+                continue;
+            }
+            ast::Style::Struct => VariantStyle::Struct,
+        };
+        if style == VariantStyle::Tuple
+            && v.fields.iter().any(|f| {
+                f.attrs.skip_deserializing()
+                    || f.attrs.deserialize_with().is_some()
+                    || !matches!(f.attrs.default(), serde_attr::Default::None)
+            })
+        {
+            errors.push(syn::Error::new_spanned(
+                v.original,
+                "`skip`, `default` and `with` on a tuple variant's fields cannot be streamed: \
+                 serde reads them by position; give the fields names",
+            ));
+            continue;
+        }
+        if style == VariantStyle::Newtype
+            && v.fields
+                .iter()
+                .any(|f| f.attrs.deserialize_with().is_some())
+        {
+            errors.push(syn::Error::new_spanned(
+                v.original,
+                "a newtype variant's field read by `with` cannot be streamed: mark fields \
+                 holding this enum `#[settled(atomic)]`",
+            ));
+            continue;
+        }
+        let name = v.attrs.name().deserialize_name().to_owned();
+        let mut keys: Vec<String> = vec![name.clone()];
+        keys.extend(v.attrs.aliases().iter().filter(|a| **a != name).cloned());
+        out.push(Variant {
+            original: v.original,
+            name,
+            keys,
+            style,
+            other: v.attrs.other(),
+        });
+    }
+    let all = match &input.data {
+        syn::Data::Enum(e) => e.variants.iter().collect(),
+        _ => Vec::new(),
+    };
+    Some(DataEnum {
+        repr,
+        variants: out,
+        all,
+        rename_all_fields: serde_string(&input.attrs, "rename_all_fields"),
+    })
+}
+
+/// The string of `#[serde(key = "...")]` (or `key(deserialize = "...")`) in `attrs`.
+pub(crate) fn serde_string(attrs: &[syn::Attribute], key: &str) -> Option<String> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident(key) {
+                if meta.input.peek(syn::Token![=]) {
+                    let s: syn::LitStr = meta.value()?.parse()?;
+                    found = Some(s.value());
+                } else {
+                    meta.parse_nested_meta(|inner| {
+                        let value = inner.value()?;
+                        let s: syn::LitStr = value.parse()?;
+                        if inner.path.is_ident("deserialize") {
+                            found = Some(s.value());
+                        }
+                        Ok(())
+                    })?;
+                }
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let _ = meta.parse_nested_meta(|inner| {
+                    if inner.input.peek(syn::Token![=]) {
+                        let _: syn::Expr = inner.value()?.parse()?;
+                    }
+                    Ok(())
+                });
+            }
+            Ok(())
+        });
+    }
+    found
 }

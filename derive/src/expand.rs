@@ -5,6 +5,7 @@
 //! through `::settled::__private`. Per field, the impls make one call to a generic helper.
 
 mod callbacks;
+mod data_enum;
 mod draft;
 mod fields;
 mod model;
@@ -36,6 +37,7 @@ pub(crate) fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>
 fn expand(model: &Model<'_>) -> TokenStream {
     match &model.body {
         Body::UnitEnum(_) => unit_enum::expand(model),
+        Body::DataEnum(data) => data_enum::expand(model, data),
         Body::Wrapper(wrapper) => wrapper::expand(model, wrapper),
         Body::Struct(all) => {
             let cx = Cx::new(model, all);
@@ -73,6 +75,10 @@ pub(crate) struct Cx<'a> {
     pub(crate) field_enum: Ident,
     pub(crate) field_name: Ident,
     pub(crate) callbacks: Ident,
+    /// What the docs call the type (`Action::Reply` for a variant's fields).
+    pub(crate) title: String,
+    /// The enum whose variant this is: a field naming it is recursive too.
+    pub(crate) outer: Option<Ident>,
 }
 
 impl<'a> Cx<'a> {
@@ -87,6 +93,27 @@ impl<'a> Cx<'a> {
             field_enum: format_ident!("{}Field", ident),
             field_name: format_ident!("{}FieldName", ident),
             callbacks: format_ident!("{}Callbacks", ident),
+            title: ident.to_string(),
+            outer: None,
+        }
+    }
+
+    /// The fields of variant `variant` of enum `outer`, read as the hidden struct `model`.
+    pub(crate) fn variant(
+        model: &'a Model<'a>,
+        all: &'a [Field<'a>],
+        outer: &Ident,
+        variant: &Ident,
+    ) -> Self {
+        let prefix = format!("{outer}{variant}");
+        Cx {
+            draft: format_ident!("{}Draft", prefix),
+            field_enum: format_ident!("{}Field", prefix),
+            field_name: format_ident!("{}FieldName", prefix),
+            callbacks: format_ident!("{}Callbacks", prefix),
+            title: format!("{outer}::{variant}"),
+            outer: Some(outer.clone()),
+            ..Cx::new(model, all)
         }
     }
 
@@ -108,7 +135,10 @@ impl<'a> Cx<'a> {
 
     /// The field's type names the model itself (recursion, through `Vec` or `Box`).
     pub(crate) fn recursive(&self, field: &Field<'_>) -> bool {
-        mentions(field.ty, &[self.ident])
+        match &self.outer {
+            Some(outer) => mentions(field.ty, &[self.ident, outer]),
+            None => mentions(field.ty, &[self.ident]),
+        }
     }
 
     /// The field's type names one of the model's type parameters.
@@ -227,7 +257,7 @@ pub(crate) fn default_expr(cx: &Cx<'_>, field: &Field<'_>) -> Option<TokenStream
 }
 
 /// True if `ty` names one of `params`.
-fn mentions(ty: &Type, params: &[&Ident]) -> bool {
+pub(crate) fn mentions(ty: &Type, params: &[&Ident]) -> bool {
     fn walk(tokens: TokenStream, params: &[&Ident]) -> bool {
         tokens.into_iter().any(|tt| match tt {
             proc_macro2::TokenTree::Ident(i) => params.contains(&&i),

@@ -46,7 +46,7 @@ pub fn plain<T: StreamingModel>() -> Schema {
 
 /// The root schema's members and `$defs`, without `$schema`.
 fn body<T: StreamingModel>() -> Object {
-    let mut generator = SchemaGen::for_root::<T>(T::MODEL);
+    let mut generator = SchemaGen::for_root::<T>(T::NAMED);
     let mut out = match T::root_schema(&mut generator) {
         Schema::Object(members) => members,
         // A root that is not an object schema (a scalar root type): keep it whole.

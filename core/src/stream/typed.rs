@@ -32,16 +32,13 @@ pub struct TypedStream<T: StreamingModel> {
     scanner: Scanner,
     sink: TypedSink<T>,
     handlers: Vec<Handler<T>>,
-    empty: T::Draft,
+    /// The draft shown before the value begins (made on first use).
+    empty: std::sync::OnceLock<T::Draft>,
     /// A fail-fast validation error: the stream is over.
     failed: Option<Error>,
 }
 
-impl<T> TypedStream<T>
-where
-    T: StreamingModel,
-    T::Draft: Default,
-{
+impl<T: StreamingModel> TypedStream<T> {
     /// A lenient stream with the default [`Options`].
     pub fn new() -> Self {
         Self::with_options(Options::default())
@@ -62,13 +59,11 @@ where
             scanner,
             sink: TypedSink::new(fail_fast),
             handlers: Vec::new(),
-            empty: T::Draft::default(),
+            empty: std::sync::OnceLock::new(),
             failed: None,
         }
     }
-}
 
-impl<T: StreamingModel> TypedStream<T> {
     /// Scans one chunk; returns what settled in it, in settling order. Callbacks
     /// registered with [`TypedStream::on_field`] run before this returns.
     ///
@@ -126,8 +121,22 @@ impl<T: StreamingModel> TypedStream<T> {
     }
 
     /// The draft: everything read so far, updated in place (empty until the value begins).
-    pub fn draft(&self) -> &T::Draft {
-        self.sink.slot.as_ref().unwrap_or(&self.empty)
+    /// For a type whose draft has no empty form (an enum with data), see
+    /// [`TypedStream::current`].
+    pub fn draft(&self) -> &T::Draft
+    where
+        T::Draft: Default,
+    {
+        match self.sink.slot.as_ref() {
+            Some(draft) => draft,
+            None => self.empty.get_or_init(T::Draft::default),
+        }
+    }
+
+    /// The draft once the value has begun: `None` before, and for an enum with data until
+    /// its variant is known.
+    pub fn current(&self) -> Option<&T::Draft> {
+        self.sink.slot.as_ref()
     }
 
     /// The value has begun: [`TypedStream::draft`] shows it.
@@ -307,11 +316,7 @@ impl<T: StreamingModel> crate::typed::OnField<T::Field> for TypedStream<T> {
     }
 }
 
-impl<T> Default for TypedStream<T>
-where
-    T: StreamingModel,
-    T::Draft: Default,
-{
+impl<T: StreamingModel> Default for TypedStream<T> {
     fn default() -> Self {
         Self::new()
     }

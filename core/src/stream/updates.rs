@@ -151,9 +151,8 @@ where
                 Some(Ok(chunk)) => match stream.feed(chunk.as_ref()) {
                     Ok(fields) => {
                         this.pending.extend(fields.map(Update::Field));
-                        if this.drafts && stream.has_begun() {
-                            let draft = Update::Draft(stream.draft().clone());
-                            this.pending.push_back(draft);
+                        if let Some(draft) = stream.current().filter(|_| this.drafts) {
+                            this.pending.push_back(Update::Draft(draft.clone()));
                         }
                     }
                     Err(failed) => {

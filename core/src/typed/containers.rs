@@ -156,6 +156,11 @@ impl<T: StreamingModel> Frame for VecFrame<T> {
     }
 
     fn child_draft<'d>(&mut self, draft: &'d mut dyn Any) -> Option<&'d mut dyn Any> {
+        // The open element's draft may begin after its frame (an enum's): until then the
+        // last one is another element's.
+        if !self.pushed {
+            return None;
+        }
         let last = draft.downcast_mut::<Vec<T::Draft>>()?.last_mut()?;
         T::frame_draft(last)
     }

@@ -13,9 +13,11 @@ mod missing;
 mod normalize;
 mod object;
 mod protocol;
+mod replay;
 mod scalar;
 mod sequences;
 mod sink;
+mod union;
 mod value;
 mod wrappers;
 
@@ -49,6 +51,10 @@ pub(crate) mod protocol_items {
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
+    };
+    pub use super::union::{
+        EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
+        unit_variant, variant,
     };
     pub use super::{Limits, OnField, Shape, StreamingModel};
     pub use crate::path::Step;
@@ -150,6 +156,11 @@ pub trait StreamingModel: Sized + 'static {
     /// A model with named fields: [`StreamingModel::missing`] is meaningful.
     #[doc(hidden)]
     const MODEL: bool = false;
+
+    /// The type has a definition of its own in a schema (models and enums with data):
+    /// at the root, references to it point at `#`.
+    #[doc(hidden)]
+    const NAMED: bool = Self::MODEL;
 
     /// The JSON shape of a value of this type, for a root that begins in prose: a bracket
     /// of the other shape there is prose (`as noted in [1]` before an object).

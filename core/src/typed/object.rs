@@ -344,10 +344,13 @@ fn settle_raw<'a>(event: &Event<'a>) -> Raw<'a> {
         | Event::Number(_, raw)
         | Event::Bool(_, raw)
         | Event::Null(raw)
+        | Event::Seal(raw)
         | Event::Key(_, raw) => raw,
-        Event::BeginObject | Event::BeginArray | Event::BeginString | Event::Fragment(_) => {
-            Raw::span_only(0..0)
-        }
+        Event::BeginObject
+        | Event::BeginArray
+        | Event::BeginString
+        | Event::Fragment(_)
+        | Event::Place(_) => Raw::span_only(0..0),
     }
 }
 

@@ -37,6 +37,32 @@ pub enum Event<'a> {
     Bool(bool, Raw<'a>),
     /// A complete `null`.
     Null(Raw<'a>),
+    /// Not from the scanner: the draft of a value whose draft begins after its first
+    /// event (an enum's, once its variant is known), for the step that owns its slot.
+    Place(&'a Adopt),
+    /// Not from the scanner: a replayed value without brackets of its own ends here.
+    Seal(Raw<'a>),
+}
+
+/// A draft on its way to the slot of the value it belongs to (see [`Event::Place`]).
+pub struct Adopt(std::cell::Cell<Option<Box<dyn Any + Send>>>);
+
+impl Adopt {
+    pub(crate) fn new(draft: Box<dyn Any + Send>) -> Self {
+        Adopt(std::cell::Cell::new(Some(draft)))
+    }
+
+    /// The draft, if it is a `D` and still here.
+    pub fn take<D: 'static>(&self) -> Option<D> {
+        let draft = self.0.take()?;
+        draft.downcast::<D>().ok().map(|d| *d)
+    }
+}
+
+impl std::fmt::Debug for Adopt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Adopt")
+    }
 }
 
 /// Where a value's draft lives: an `Option` field of its parent's draft, the last element
@@ -86,7 +112,7 @@ impl Member {
             Event::Number(_, raw) | Event::Bool(_, raw) | Event::Null(raw) => {
                 (self.depth == 0).then_some(*raw)
             }
-            Event::Key(..) | Event::Fragment(_) => None,
+            Event::Key(..) | Event::Fragment(_) | Event::Place(_) | Event::Seal(_) => None,
         }
     }
 
@@ -200,6 +226,10 @@ pub struct Out {
     /// Fields are wanted: a container's value is built for its event (else only its
     /// constraint needs it).
     pub(crate) events: bool,
+    /// A draft for this frame's own slot (its value's draft begins late).
+    pub(crate) place: Option<Box<dyn Any + Send>>,
+    /// Events to send again, in order, once this one is handled.
+    pub(crate) replay: Option<std::sync::Arc<super::replay::Recording>>,
 }
 
 impl Out {

@@ -3,10 +3,12 @@
 //! plus a walk to its draft).
 
 use super::StreamingModel;
-use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected};
+use super::protocol::{Adopt, Event, Flow, Frame, FrameFlow, Member, Out, Rejected};
+use super::replay::Recording;
 use crate::path::{Path, Step};
 use crate::sink::{Raw, Sink};
 use std::any::Any;
+use std::sync::Arc;
 
 /// A value serde rejected, with its path from the root.
 #[derive(Debug)]
@@ -38,6 +40,8 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     /// The root container's clean text, once it closed (where a rejection of the whole
     /// value points).
     root_span: std::ops::Range<usize>,
+    /// Recordings being replayed, innermost last, each with the index of its next event.
+    replaying: Vec<(Arc<Recording>, usize)>,
 }
 
 impl<T: StreamingModel> TypedSink<T> {
@@ -53,6 +57,7 @@ impl<T: StreamingModel> TypedSink<T> {
             previous: None,
             events: true,
             root_span: 0..0,
+            replaying: Vec::new(),
         }
     }
 
@@ -68,8 +73,26 @@ impl<T: StreamingModel> TypedSink<T> {
         Some(draft)
     }
 
+    /// One event from the scanner, then whatever it asked to replay (a replayed event may
+    /// ask for more: a loop, not recursion).
     fn event(&mut self, event: Event<'_>) {
+        self.dispatch(event);
+        while let Some((recording, next)) = self.replaying.last_mut() {
+            let recording = Arc::clone(recording);
+            let index = *next;
+            *next += 1;
+            match recording.event(index) {
+                Some(event) => self.dispatch(event),
+                None => {
+                    self.replaying.pop();
+                }
+            }
+        }
+    }
+
+    fn dispatch(&mut self, event: Event<'_>) {
         if self.done.is_some() || self.halted() {
+            self.replaying.clear();
             return;
         }
         let Some(top) = self.stack.len().checked_sub(1) else {
@@ -84,9 +107,19 @@ impl<T: StreamingModel> TypedSink<T> {
             let (below, above) = self.stack.split_at_mut(top);
             match (Self::draft_at(&mut self.slot, below), above.first_mut()) {
                 (Some(draft), Some(frame)) => frame.event(&event, draft, &mut out),
+                // A frame whose draft begins late (an enum's) sees `()` until then.
+                (None, Some(frame)) => frame.event(&event, &mut (), &mut out),
                 _ => FrameFlow::More,
             }
         };
+        if let Some(draft) = out.place.take() {
+            self.place(top, draft);
+        }
+        if let Some(recording) = out.replay.take() {
+            if recording.len() > 0 {
+                self.replaying.push((recording, 0));
+            }
+        }
         self.record(&mut out, top);
         match flow {
             FrameFlow::More => {}
@@ -98,6 +131,34 @@ impl<T: StreamingModel> TypedSink<T> {
             }
         }
         self.propagate(&mut out, top);
+    }
+
+    /// Hands the draft of the frame at `level` to the step that owns its slot (its
+    /// parent's member, or the root); a parent whose own draft begins with it passes one
+    /// on in turn.
+    fn place(&mut self, mut level: usize, draft: Box<dyn Any + Send>) {
+        let mut draft = Some(draft);
+        while let Some(placing) = draft.take() {
+            let adopt = Adopt::new(placing);
+            let event = Event::Place(&adopt);
+            let Some(parent) = level.checked_sub(1) else {
+                let _ = T::step(&mut self.root, &event, &mut self.slot);
+                return;
+            };
+            let mut out = Out {
+                events: self.events,
+                ..Out::default()
+            };
+            let (below, above) = self.stack.split_at_mut(parent);
+            if let Some(frame) = above.first_mut() {
+                let _ = match Self::draft_at(&mut self.slot, below) {
+                    Some(d) => frame.event(&event, d, &mut out),
+                    None => frame.event(&event, &mut (), &mut out),
+                };
+            }
+            draft = out.place.take();
+            level = parent;
+        }
     }
 
     /// An event of the root value itself (before its container opens, or a scalar root).
@@ -245,6 +306,7 @@ impl<T: StreamingModel> Sink for TypedSink<T> {
         }
         self.root = Member::default();
         self.stack.clear();
+        self.replaying.clear();
         self.rejections.clear();
         self.done = None;
     }

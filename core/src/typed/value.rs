@@ -157,6 +157,7 @@ impl Frame for ValueFrame {
                     }
                 }
             }
+            Event::Place(_) | Event::Seal(_) => {}
         }
         FrameFlow::More
     }

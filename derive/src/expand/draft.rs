@@ -8,7 +8,7 @@ use quote::quote;
 /// The draft struct, and its impls (for the `const` block).
 pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let Cx {
-        ident,
+        title,
         draft,
         field_name,
         ..
@@ -18,9 +18,9 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let where_clause = cx.where_clause();
     let doc = format!(
-        "The draft of [`{ident}`] while it streams: every field `None` until its value \
+        "The draft of [`{title}`] while it streams: every field `None` until its value \
          begins (numbers, booleans and enums until they settle), strings and vectors growing \
-         in place. Serializes with the same keys as `{ident}`, absent fields omitted."
+         in place. Serializes with the same keys as `{title}`, absent fields omitted."
     );
     let members = cx.fields.iter().map(|f| {
         let fdocs = docs(&f.original.attrs);

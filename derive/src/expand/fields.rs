@@ -8,7 +8,7 @@ use quote::quote;
 /// The field enums, and their impls (for the `const` block).
 pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let Cx {
-        ident,
+        title,
         field_enum,
         field_name,
         ..
@@ -65,10 +65,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
     }
     let enum_doc = format!(
-        "What settled inside a [`{ident}`], with the strict value: one variant per field, \
+        "What settled inside a [`{title}`], with the strict value: one variant per field, \
          `…Item` per element of a vector field, `In…` for values settling inside a nested model."
     );
-    let name_doc = format!("The fields of [`{ident}`] as serde reads them.");
+    let name_doc = format!("The fields of [`{title}`] as serde reads them.");
     let name_variants: Vec<_> = cx.fields.iter().map(|f| variant(f, "")).collect();
     let name_docs = cx.fields.iter().map(|f| {
         let d = format!("`{}`", f.name);

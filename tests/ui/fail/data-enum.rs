@@ -1,11 +1,25 @@
 use serde::Deserialize;
 use settled::StreamingModel;
 
-#[derive(Deserialize, StreamingModel)]
-enum Shape {
-    Circle { radius: f64 },
-    Square(f64),
-    Empty,
+// Enums with data stream; these forms cannot yet, and each error says what to do.
+
+#[derive(Debug, Deserialize, StreamingModel)]
+enum Generic<T> {
+    Value(T),
+    Nothing,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+#[serde(tag = "type")]
+enum Mixed {
+    Tagged { a: u8 },
+    #[serde(untagged)]
+    Fallback(String),
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+enum Positional {
+    Pair(#[serde(default)] u8, u8),
 }
 
 fn main() {}

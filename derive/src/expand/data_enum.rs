@@ -1,0 +1,489 @@
+//! An enum with data: `XDraft` (an enum of the variants' drafts), `XField` (what settles
+//! inside a variant), and the variant table the library's enum frame reads. A struct
+//! variant's fields are read as a hidden struct, expanded like any model, whose draft and
+//! fields are public as `XVariantDraft` and `XVariantField`.
+
+use super::{Cx, draft, fields, mentions, model};
+use crate::ast::{self, DataEnum, Model, Repr, Variant, VariantStyle};
+use crate::attr::{doc_text, docs};
+use crate::shape;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{DeriveInput, Ident};
+
+/// A variant's content: the type it streams as, and how the enum's value is built from
+/// that type's value.
+struct Content {
+    ty: TokenStream,
+    /// Its draft and field types as public code names them.
+    draft: TokenStream,
+    field: TokenStream,
+    /// Builds the variant from `__v`, the content's value.
+    build: TokenStream,
+    /// Fields settle inside it (it gets an `XField` variant).
+    inner: bool,
+    /// The content names the enum itself (its field payload is boxed).
+    recursive: bool,
+}
+
+pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
+    let ident = &model.input.ident;
+    let vis = &model.input.vis;
+    let mut errors = Vec::new();
+    // The hidden structs of struct variants, parsed like any model.
+    let synthesized: Vec<Option<DeriveInput>> = data
+        .variants
+        .iter()
+        .map(|v| (v.style == VariantStyle::Struct).then(|| hidden_struct(model, data, v)))
+        .collect();
+    let parsed: Vec<Option<Model<'_>>> = synthesized
+        .iter()
+        .map(|input| input.as_ref().and_then(|i| ast::parse(i, &mut errors)))
+        .collect();
+    for m in parsed.iter().flatten() {
+        crate::valid::check(m, &mut errors);
+    }
+    if !errors.is_empty() {
+        return errors.iter().map(syn::Error::to_compile_error).collect();
+    }
+    let mut public = Vec::new();
+    let mut private = Vec::new();
+    let mut contents = Vec::new();
+    for (v, m) in data.variants.iter().zip(&parsed) {
+        let vident = &v.original.ident;
+        let content = match (v.style, m) {
+            (VariantStyle::Struct, Some(m)) => {
+                let crate::ast::Body::Struct(all) = &m.body else {
+                    continue;
+                };
+                let cx = Cx::variant(m, all, ident, vident);
+                let (d, d_impls) = draft::expand(&cx);
+                let (f, f_impls) = fields::expand(&cx);
+                let impls = model::expand(&cx);
+                // serde's derive does not know `#[settled(...)]`: the emitted struct goes
+                // without it (it was read above).
+                let mut hidden = m.input.clone();
+                if let syn::Data::Struct(s) = &mut hidden.data {
+                    for f in s.fields.iter_mut() {
+                        f.attrs.retain(|a| !a.path().is_ident("settled"));
+                    }
+                }
+                public.push(quote! { #d #f });
+                private.push(quote! {
+                    #[derive(::core::fmt::Debug, __p::serde::Deserialize)]
+                    #[allow(dead_code)]
+                    #hidden
+                    #d_impls
+                    #f_impls
+                    #impls
+                });
+                let hidden_ident = &m.input.ident;
+                let members: Vec<&Ident> = all.iter().map(|f| &f.ident).collect();
+                let (d_name, f_name) = (&cx.draft, &cx.field_enum);
+                Content {
+                    draft: quote! { #d_name },
+                    field: quote! { #f_name },
+                    ty: quote! { #hidden_ident },
+                    build: quote! { #ident::#vident { #(#members: __v.#members),* } },
+                    inner: true,
+                    recursive: false,
+                }
+            }
+            (VariantStyle::Newtype, _) => {
+                let field = v.original.fields.iter().next();
+                let ty = field.map(|f| &f.ty);
+                let atomic = field.is_some_and(|f| {
+                    crate::attr::field(&f.attrs, &mut errors)
+                        .atomic
+                        .get()
+                        .is_some()
+                });
+                let stream = match (ty, atomic) {
+                    (Some(ty), true) => quote! { ::settled::Atomic<#ty> },
+                    (Some(ty), false) => quote! { #ty },
+                    (None, _) => quote! { () },
+                };
+                Content {
+                    draft: quote! { <#stream as ::settled::StreamingModel>::Draft },
+                    field: quote! { <#stream as ::settled::StreamingModel>::Field },
+                    build: quote! { #ident::#vident(__v) },
+                    inner: !atomic && ty.is_some_and(shape::has_inner),
+                    recursive: ty.is_some_and(|t| mentions(t, &[ident])),
+                    ty: stream,
+                }
+            }
+            (VariantStyle::Tuple, _) => {
+                let types: Vec<&syn::Type> = v.original.fields.iter().map(|f| &f.ty).collect();
+                let at = (0..types.len()).map(syn::Index::from);
+                Content {
+                    draft: quote! { <(#(#types,)*) as ::settled::StreamingModel>::Draft },
+                    field: quote! { <(#(#types,)*) as ::settled::StreamingModel>::Field },
+                    ty: quote! { (#(#types,)*) },
+                    build: quote! { #ident::#vident(#(__v.#at),*) },
+                    inner: true,
+                    recursive: types.iter().any(|t| mentions(t, &[ident])),
+                }
+            }
+            _ => Content {
+                draft: quote! { () },
+                field: quote! { () },
+                ty: quote! { () },
+                build: quote! { #ident::#vident },
+                inner: false,
+                recursive: false,
+            },
+        };
+        contents.push((v, content));
+    }
+    if !errors.is_empty() {
+        return errors.iter().map(syn::Error::to_compile_error).collect();
+    }
+    let draft_enum = format_ident!("{}Draft", ident);
+    let field_enum = format_ident!("{}Field", ident);
+
+    // The draft: an enum of the variants' drafts, serialized as serde writes the enum.
+    let repr_attr = match &data.repr {
+        Repr::External => quote! {},
+        Repr::Internal(tag) => quote! { #[serde(tag = #tag)] },
+        Repr::Adjacent(tag, content) => quote! { #[serde(tag = #tag, content = #content)] },
+        Repr::Untagged => quote! { #[serde(untagged)] },
+    };
+    let draft_variants = contents.iter().map(|(v, c)| {
+        let vident = &v.original.ident;
+        let name = &v.name;
+        let vdocs = docs(&v.original.attrs);
+        if v.style == VariantStyle::Unit {
+            quote! { #(#vdocs)* #[serde(rename = #name)] #vident }
+        } else {
+            let payload = c.draft.clone();
+            let payload = if c.recursive {
+                quote! { ::std::boxed::Box<#payload> }
+            } else {
+                payload
+            };
+            quote! { #(#vdocs)* #[serde(rename = #name)] #vident(#payload) }
+        }
+    });
+    let draft_doc = format!(
+        "The draft of [`{ident}`] while it streams: absent until its variant is known (its \
+         key, or its tag's value), then that variant's draft. Serializes as `{ident}` does."
+    );
+    let field_variants = contents.iter().filter(|(_, c)| c.inner).map(|(v, c)| {
+        let vident = &v.original.ident;
+        let payload = c.field.clone();
+        let payload = if c.recursive {
+            quote! { ::std::boxed::Box<#payload> }
+        } else {
+            payload
+        };
+        let doc = format!("Inside variant `{}`, a value settled.", v.name);
+        quote! { #[doc = #doc] #vident(#payload) }
+    });
+    let field_doc = format!(
+        "What settled inside a [`{ident}`]: one variant per variant with values inside, \
+         carrying what settled there. The whole `{ident}` settles as a field of its parent \
+         (or as the stream's value)."
+    );
+    public.push(quote! {
+        #[doc = #draft_doc]
+        #[derive(Clone, Debug, PartialEq, ::settled::__private::serde::Serialize)]
+        #[serde(crate = "::settled::__private::serde")]
+        #repr_attr
+        #vis enum #draft_enum {
+            #(#draft_variants,)*
+        }
+
+        #[doc = #field_doc]
+        #[derive(::core::fmt::Debug)]
+        #[allow(dead_code)]
+        #vis enum #field_enum {
+            #(#field_variants,)*
+        }
+    });
+
+    // The variant table.
+    let repr = match &data.repr {
+        Repr::External => quote! { __p::Repr::External },
+        Repr::Internal(tag) => quote! { __p::Repr::Internal { tag: #tag } },
+        Repr::Adjacent(tag, content) => {
+            quote! { __p::Repr::Adjacent { tag: #tag, content: #content } }
+        }
+        Repr::Untagged => quote! { __p::Repr::Untagged },
+    };
+    let names = contents.iter().map(|(v, _)| &v.name);
+    let kinds = contents.iter().map(|(v, _)| match v.style {
+        VariantStyle::Unit => quote! { __p::Kind::Unit },
+        VariantStyle::Newtype => quote! { __p::Kind::Newtype },
+        VariantStyle::Tuple => quote! { __p::Kind::Tuple },
+        VariantStyle::Struct => quote! { __p::Kind::Struct },
+    });
+    let descriptions = contents
+        .iter()
+        .map(|(v, _)| doc_text(&v.original.attrs).unwrap_or_default());
+    let index_arms = contents.iter().enumerate().map(|(i, (v, _))| {
+        let keys = &v.keys;
+        quote! { #(#keys)|* => __p::Some(#i), }
+    });
+    let other = match contents.iter().position(|(v, _)| v.other) {
+        Some(i) => quote! { __p::Some(#i) },
+        None => quote! { __p::None },
+    };
+    let deny = model.deny_unknown_fields;
+    let variant_arms = contents.iter().enumerate().map(|(i, (v, c))| {
+        let vident = &v.original.ident;
+        let ty = &c.ty;
+        if v.style == VariantStyle::Unit {
+            return quote! { #i => __p::unit_variant::<Self>(__op, __place, #draft_enum::#vident), };
+        }
+        let (payload, wrap) = if c.recursive {
+            (
+                quote! { __p::Some(#draft_enum::#vident(__x)) => __p::Some(&mut **__x), },
+                quote! { |__x| #draft_enum::#vident(::std::boxed::Box::new(__x)) },
+            )
+        } else {
+            (
+                quote! { __p::Some(#draft_enum::#vident(__x)) => __p::Some(__x), },
+                quote! { #draft_enum::#vident },
+            )
+        };
+        let inner = match (c.inner, c.recursive) {
+            (false, _) => quote! { __p::None },
+            (true, false) => quote! { __p::Some(#field_enum::#vident) },
+            (true, true) => {
+                quote! { __p::Some(|__f| #field_enum::#vident(::std::boxed::Box::new(__f))) }
+            }
+        };
+        quote! {
+            #i => __p::variant::<#ty, Self>(
+                __op,
+                match __d { #payload _ => __p::None },
+                __place,
+                #wrap,
+                #inner,
+            ),
+        }
+    });
+    let index_of_value = data.all.iter().map(|v| {
+        let vident = &v.ident;
+        let i = contents
+            .iter()
+            .position(|(c, _)| c.original.ident == *vident)
+            .unwrap_or(usize::MAX);
+        quote! { #ident::#vident { .. } => #i, }
+    });
+    let internal = matches!(data.repr, Repr::Internal(_));
+    let schema_arms = contents.iter().enumerate().map(|(i, (v, c))| {
+        let ty = &c.ty;
+        match v.style {
+            VariantStyle::Unit => quote! { #i => __p::None, },
+            VariantStyle::Struct => {
+                quote! { #i => __p::Some(<#ty as __p::StreamingModel>::root_schema(__g)), }
+            }
+            _ if internal => {
+                quote! { #i => __p::Some(<#ty as __p::StreamingModel>::root_schema(__g)), }
+            }
+            _ => quote! { #i => __p::Some(<#ty as __p::StreamingModel>::schema(__g)), },
+        }
+    });
+    let to_value_arms = contents.iter().map(|(v, c)| {
+        let vident = &v.original.ident;
+        let ty = &c.ty;
+        let build = &c.build;
+        if v.style == VariantStyle::Unit {
+            return quote! { #draft_enum::#vident => __p::Ok(#ident::#vident), };
+        }
+        let x = if c.recursive {
+            quote! { &**__x }
+        } else {
+            quote! { __x }
+        };
+        quote! {
+            #draft_enum::#vident(__x) => <#ty as __p::StreamingModel>::to_value(#x).map(|__v| #build),
+        }
+    });
+    let into_value_arms = contents.iter().map(|(v, c)| {
+        let vident = &v.original.ident;
+        let ty = &c.ty;
+        let build = &c.build;
+        if v.style == VariantStyle::Unit {
+            return quote! { #draft_enum::#vident => __p::Ok(#ident::#vident), };
+        }
+        let x = if c.recursive {
+            quote! { *__x }
+        } else {
+            quote! { __x }
+        };
+        quote! {
+            #draft_enum::#vident(__x) => <#ty as __p::StreamingModel>::into_value(#x).map(|__v| #build),
+        }
+    });
+    let limits = contents
+        .iter()
+        .filter(|(_, c)| !c.recursive && !c.ty.is_empty())
+        .map(|(_, c)| {
+            let ty = &c.ty;
+            quote! { <#ty as __p::StreamingModel>::LIMITS }
+        });
+    let shape = match data.repr {
+        Repr::Untagged => quote! { __p::Shape::Any },
+        Repr::External if contents.iter().any(|(v, _)| v.style == VariantStyle::Unit) => {
+            quote! { __p::Shape::Any }
+        }
+        _ => quote! { __p::Shape::Object },
+    };
+    let description = model
+        .attrs
+        .description
+        .get()
+        .cloned()
+        .or_else(|| doc_text(&model.input.attrs))
+        .map(|d| quote! { __p::describe(&mut __schema, #d); });
+    quote! {
+        #(#public)*
+
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, non_snake_case, unused_qualifications)]
+        const _: () = {
+            use ::settled::__private as __p;
+            #(#private)*
+
+            #[automatically_derived]
+            impl __p::StreamingModel for #ident {
+                type Value = Self;
+                type Draft = #draft_enum;
+                type Field = #field_enum;
+                type Name = ::core::convert::Infallible;
+
+                const SHAPE: __p::Shape = #shape;
+                const NAMED: bool = true;
+                const LIMITS: __p::Limits = __p::Limits::model(&[#(#limits),*], 0);
+
+                fn schema(__g: &mut __p::SchemaGen) -> __p::Schema {
+                    __g.define::<Self>(Self::root_schema)
+                }
+
+                fn root_schema(__g: &mut __p::SchemaGen) -> __p::Schema {
+                    let mut __schema = __p::union_schema::<Self>(__g);
+                    #description
+                    __schema
+                }
+
+                fn step(
+                    __member: &mut __p::Member,
+                    __event: &__p::Event<'_>,
+                    __slot: &mut dyn __p::Slot<Self::Draft>,
+                ) -> __p::Flow<Self> {
+                    __p::union_step::<Self>(__member, __event, __slot)
+                }
+
+                fn frame_draft(__d: &mut Self::Draft) -> __p::Option<&mut dyn ::core::any::Any> {
+                    __p::Some(__d)
+                }
+
+                fn to_value(__d: &Self::Draft) -> __p::Result<Self, __p::Rejected> {
+                    match __d {
+                        #(#to_value_arms)*
+                    }
+                }
+
+                fn into_value(__d: Self::Draft) -> __p::Result<Self, __p::Rejected> {
+                    match __d {
+                        #(#into_value_arms)*
+                    }
+                }
+            }
+
+            #[automatically_derived]
+            impl __p::Union for #ident {
+                const VARIANTS: __p::Variants = __p::Variants {
+                    repr: #repr,
+                    names: &[#(#names),*],
+                    kinds: &[#(#kinds),*],
+                    descriptions: &[#(#descriptions),*],
+                    index_of: {
+                        fn __index_of(__k: &str) -> __p::Option<usize> {
+                            match __k {
+                                #(#index_arms)*
+                                _ => __p::None,
+                            }
+                        }
+                        __index_of
+                    },
+                    other: #other,
+                    deny_unknown: #deny,
+                };
+
+                fn variant<'__d>(
+                    __i: usize,
+                    __op: __p::VariantOp<'_, '_>,
+                    __d: __p::Option<&'__d mut Self::Draft>,
+                    __place: &mut __p::Option<Self::Draft>,
+                ) -> __p::VariantReply<'__d, Self::Field> {
+                    match __i {
+                        #(#variant_arms)*
+                        _ => __p::VariantReply::Wrapped(__p::None),
+                    }
+                }
+
+                fn index(__v: &Self) -> usize {
+                    match __v {
+                        #(#index_of_value)*
+                    }
+                }
+
+                fn content_schema(__i: usize, __g: &mut __p::SchemaGen) -> __p::Option<__p::Schema> {
+                    match __i {
+                        #(#schema_arms)*
+                        _ => __p::None,
+                    }
+                }
+            }
+
+            #[automatically_derived]
+            impl #ident {
+                /// A lenient stream of this type with the default options.
+                pub fn stream() -> ::settled::TypedStream<Self> {
+                    ::settled::TypedStream::new()
+                }
+
+                /// A stream of this type with `options` (strict mode, limits).
+                pub fn stream_with_options(options: ::settled::Options) -> ::settled::TypedStream<Self> {
+                    ::settled::TypedStream::with_options(options)
+                }
+
+                /// The JSON Schema (2020-12) of this type: `anyOf` one closed object per
+                /// variant, the tag first.
+                pub fn json_schema() -> ::settled::schema::Schema {
+                    ::settled::schema::plain::<Self>()
+                }
+            }
+        };
+    }
+}
+
+/// The hidden struct a struct variant's fields are read as: the fields as declared (their
+/// attributes kept, visible as the enum is), the variant's `rename_all` (or the enum's
+/// `rename_all_fields`) and the enum's `deny_unknown_fields`.
+fn hidden_struct(model: &Model<'_>, data: &DataEnum<'_>, v: &Variant<'_>) -> DeriveInput {
+    let ident = format_ident!("__{}{}", model.input.ident, v.original.ident);
+    let vis = &model.input.vis;
+    let rename = ast::serde_string(&v.original.attrs, "rename_all")
+        .or_else(|| data.rename_all_fields.clone())
+        .map(|rule| quote! { #[serde(rename_all = #rule)] });
+    let deny = model
+        .deny_unknown_fields
+        .then(|| quote! { #[serde(deny_unknown_fields)] });
+    let fields = v.original.fields.iter().map(|f| {
+        let mut f = f.clone();
+        f.vis = vis.clone();
+        f
+    });
+    syn::parse_quote! {
+        #[serde(crate = "::settled::__private::serde")]
+        #rename
+        #deny
+        #vis struct #ident {
+            #(#fields,)*
+        }
+    }
+}
