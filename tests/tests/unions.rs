@@ -1,78 +1,516 @@
-//! Enums with data, streamed in serde's four representations.
+//! Enums with data (issue 15), in serde's four representations: random instances of
+//! models holding each representation (unit, newtype, tuple and struct variants, nested
+//! unions, a `Vec` of unions, a union in an `Option`, recursion through `Box` and `Vec`),
+//! written with the tag first (as serde writes) or where a sorted object puts it (often
+//! last), fed in random chunkings (1-byte and 7-byte included): `finish` is the
+//! instance, every event is the instance at its path, drafts only extend.
 
-use serde::Deserialize;
-use settled::StreamingModel;
+mod common;
 
-/// An agent's next step.
-#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+use common::{chunk, extends};
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use settled::{ErrorKind, Item, StreamingModel, TupleItem};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub struct Leaf {
+    name: String,
+    n: i32,
+}
+
+/// Internally tagged: the tag is a member of the variant's object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum Action {
-    /// Answer the user.
+pub enum Internal {
     Reply {
         text: String,
     },
-    /// Search the web.
     Search {
         query: String,
         top_k: u32,
+        #[serde(default)]
+        tags: Vec<String>,
     },
+    Wrap(Leaf),
     Stop,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
-pub struct Step {
-    thought: String,
-    action: Action,
+/// Adjacently tagged, recursive through `Box`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "t", content = "c")]
+pub enum Adjacent {
+    Unit,
+    Num(i64),
+    Pair(String, bool),
+    Named {
+        a: String,
+        inner: Option<Box<Adjacent>>,
+    },
 }
 
+/// Externally tagged (serde's default), recursive through `Vec`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub enum External {
+    Unit,
+    Text(String),
+    Pair(u8, String),
+    Named {
+        #[serde(rename = "A")]
+        a: String,
+        list: Vec<External>,
+    },
+}
+
+/// Untagged: serde's rule decides at the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(untagged)]
+pub enum Untagged {
+    Num(i64),
+    Text(String),
+    Obj { x: String, y: Option<bool> },
+    List(Vec<u8>),
+}
+
+/// A union of unions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub enum Nested {
+    Inner(Internal),
+    Other(Adjacent),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub struct Doc {
+    ext: External,
+    int: Internal,
+    adj: Adjacent,
+    un: Untagged,
+    many: Vec<Internal>,
+    maybe: Option<Adjacent>,
+    nested: Nested,
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z {}\\[\\]:,\"\\\\/]{0,8}",
+        "\\PC{0,5}",
+        "[é漢🚀\u{1}\n]{0,3}"
+    ]
+}
+
+fn leaf() -> impl Strategy<Value = Leaf> {
+    (text(), any::<i32>()).prop_map(|(name, n)| Leaf { name, n })
+}
+
+fn internal() -> impl Strategy<Value = Internal> {
+    prop_oneof![
+        text().prop_map(|text| Internal::Reply { text }),
+        (text(), any::<u32>(), prop::collection::vec(text(), 0..3))
+            .prop_map(|(query, top_k, tags)| Internal::Search { query, top_k, tags }),
+        leaf().prop_map(Internal::Wrap),
+        Just(Internal::Stop),
+    ]
+}
+
+fn adjacent() -> impl Strategy<Value = Adjacent> {
+    let leaf = prop_oneof![
+        Just(Adjacent::Unit),
+        any::<i64>().prop_map(Adjacent::Num),
+        (text(), any::<bool>()).prop_map(|(s, b)| Adjacent::Pair(s, b)),
+        text().prop_map(|a| Adjacent::Named { a, inner: None }),
+    ];
+    leaf.prop_recursive(3, 8, 1, |inner| {
+        (text(), inner).prop_map(|(a, i)| Adjacent::Named {
+            a,
+            inner: Some(Box::new(i)),
+        })
+    })
+}
+
+fn external() -> impl Strategy<Value = External> {
+    let leaf = prop_oneof![
+        Just(External::Unit),
+        text().prop_map(External::Text),
+        (any::<u8>(), text()).prop_map(|(n, s)| External::Pair(n, s)),
+    ];
+    leaf.prop_recursive(3, 10, 3, |inner| {
+        (text(), prop::collection::vec(inner, 0..3))
+            .prop_map(|(a, list)| External::Named { a, list })
+    })
+}
+
+fn untagged() -> impl Strategy<Value = Untagged> {
+    prop_oneof![
+        any::<i64>().prop_map(Untagged::Num),
+        text().prop_map(Untagged::Text),
+        (text(), any::<Option<bool>>()).prop_map(|(x, y)| Untagged::Obj { x, y }),
+        prop::collection::vec(any::<u8>(), 0..4).prop_map(Untagged::List),
+    ]
+}
+
+fn doc() -> impl Strategy<Value = Doc> {
+    (
+        external(),
+        internal(),
+        adjacent(),
+        untagged(),
+        prop::collection::vec(internal(), 0..3),
+        prop::option::of(adjacent()),
+        prop_oneof![
+            internal().prop_map(Nested::Inner),
+            adjacent().prop_map(Nested::Other)
+        ],
+    )
+        .prop_map(|(ext, int, adj, un, many, maybe, nested)| Doc {
+            ext,
+            int,
+            adj,
+            un,
+            many,
+            maybe,
+            nested,
+        })
+}
+
+fn fail(what: impl std::fmt::Debug, at: impl std::fmt::Debug) -> TestCaseError {
+    TestCaseError::fail(format!("event {what:?} does not match {at:?}"))
+}
+
+fn check_leaf(f: &LeafField, v: &Leaf) -> Result<(), TestCaseError> {
+    match f {
+        LeafField::Name(s) => prop_assert_eq!(s, &v.name),
+        LeafField::N(n) => prop_assert_eq!(n, &v.n),
+    }
+    Ok(())
+}
+
+fn check_internal(f: &InternalField, v: &Internal) -> Result<(), TestCaseError> {
+    match (f, v) {
+        (InternalField::Reply(InternalReplyField::Text(s)), Internal::Reply { text }) => {
+            prop_assert_eq!(s, text);
+        }
+        (InternalField::Search(f), Internal::Search { query, top_k, tags }) => match f {
+            InternalSearchField::Query(s) => prop_assert_eq!(s, query),
+            InternalSearchField::TopK(k) => prop_assert_eq!(k, top_k),
+            InternalSearchField::Tags(t) => prop_assert_eq!(t, tags),
+            InternalSearchField::TagsItem(i, t) => prop_assert_eq!(Some(t), tags.get(*i)),
+        },
+        (InternalField::Wrap(f), Internal::Wrap(leaf)) => check_leaf(f, leaf)?,
+        _ => return Err(fail(f, v)),
+    }
+    Ok(())
+}
+
+fn check_adjacent(f: &AdjacentField, v: &Adjacent) -> Result<(), TestCaseError> {
+    match (f, v) {
+        (AdjacentField::Pair(TupleItem::At0(Item::Element(0, s))), Adjacent::Pair(a, _)) => {
+            prop_assert_eq!(s, a);
+        }
+        (AdjacentField::Pair(TupleItem::At1(Item::Element(1, b))), Adjacent::Pair(_, c)) => {
+            prop_assert_eq!(b, c);
+        }
+        (AdjacentField::Named(f), Adjacent::Named { a, inner }) => match f {
+            AdjacentNamedField::A(s) => prop_assert_eq!(s, a),
+            AdjacentNamedField::Inner(i) => prop_assert_eq!(i, inner),
+            AdjacentNamedField::InInner(f) => match inner {
+                Some(inner) => check_adjacent(f, inner)?,
+                None => return Err(fail(f, inner)),
+            },
+        },
+        _ => return Err(fail(f, v)),
+    }
+    Ok(())
+}
+
+fn check_external(f: &ExternalField, v: &External) -> Result<(), TestCaseError> {
+    match (f, v) {
+        (ExternalField::Pair(TupleItem::At0(Item::Element(0, n))), External::Pair(m, _)) => {
+            prop_assert_eq!(n, m);
+        }
+        (ExternalField::Pair(TupleItem::At1(Item::Element(1, s))), External::Pair(_, t)) => {
+            prop_assert_eq!(s, t);
+        }
+        (ExternalField::Named(f), External::Named { a, list }) => match f {
+            ExternalNamedField::A(s) => prop_assert_eq!(s, a),
+            ExternalNamedField::List(l) => prop_assert_eq!(l, list),
+            ExternalNamedField::ListItem(i, e) => prop_assert_eq!(Some(e), list.get(*i)),
+            ExternalNamedField::InList(i, f) => match list.get(*i) {
+                Some(e) => check_external(f, e)?,
+                None => return Err(fail(f, list)),
+            },
+        },
+        _ => return Err(fail(f, v)),
+    }
+    Ok(())
+}
+
+fn check_untagged(f: &UntaggedField, v: &Untagged) -> Result<(), TestCaseError> {
+    match (f, v) {
+        (UntaggedField::Obj(UntaggedObjField::X(s)), Untagged::Obj { x, .. }) => {
+            prop_assert_eq!(s, x);
+        }
+        (UntaggedField::Obj(UntaggedObjField::Y(b)), Untagged::Obj { y, .. }) => {
+            prop_assert_eq!(b, y);
+        }
+        (UntaggedField::List(Item::Element(i, n)), Untagged::List(l)) => {
+            prop_assert_eq!(Some(n), l.get(*i));
+        }
+        _ => return Err(fail(f, v)),
+    }
+    Ok(())
+}
+
+/// One event against the instance: the value at the event's path.
+fn check(field: &DocField, d: &Doc) -> Result<(), TestCaseError> {
+    use DocField as F;
+    match field {
+        F::Ext(v) => prop_assert_eq!(v, &d.ext),
+        F::InExt(f) => check_external(f, &d.ext)?,
+        F::Int(v) => prop_assert_eq!(v, &d.int),
+        F::InInt(f) => check_internal(f, &d.int)?,
+        F::Adj(v) => prop_assert_eq!(v, &d.adj),
+        F::InAdj(f) => check_adjacent(f, &d.adj)?,
+        F::Un(v) => prop_assert_eq!(v, &d.un),
+        F::InUn(f) => check_untagged(f, &d.un)?,
+        F::Many(v) => prop_assert_eq!(v, &d.many),
+        F::ManyItem(i, v) => prop_assert_eq!(Some(v), d.many.get(*i)),
+        F::InMany(i, f) => match d.many.get(*i) {
+            Some(v) => check_internal(f, v)?,
+            None => return Err(fail(f, &d.many)),
+        },
+        F::Maybe(v) => prop_assert_eq!(v, &d.maybe),
+        F::InMaybe(f) => match &d.maybe {
+            Some(v) => check_adjacent(f, v)?,
+            None => return Err(fail(f, &d.maybe)),
+        },
+        F::Nested(v) => prop_assert_eq!(v, &d.nested),
+        F::InNested(f) => match (f, &d.nested) {
+            (NestedField::Inner(f), Nested::Inner(v)) => check_internal(f, v)?,
+            (NestedField::Other(f), Nested::Other(v)) => check_adjacent(f, v)?,
+            _ => return Err(fail(f, &d.nested)),
+        },
+    }
+    Ok(())
+}
+
+fn sizes() -> impl Strategy<Value = Vec<usize>> {
+    prop_oneof![
+        Just(vec![1]),
+        Just(vec![7]),
+        prop::collection::vec(1usize..20, 1..12),
+    ]
+}
+
+/// The document's JSON: as serde writes it (tags first), or through a `Value`, whose
+/// sorted keys put many tags after the members (`c` before `t`, `type` after `text`).
+fn written(doc: &Doc, sorted: bool, pretty: bool) -> String {
+    let value = serde_json::to_value(doc).unwrap();
+    match (sorted, pretty) {
+        (true, true) => serde_json::to_string_pretty(&value).unwrap(),
+        (true, false) => serde_json::to_string(&value).unwrap(),
+        (false, true) => serde_json::to_string_pretty(doc).unwrap(),
+        (false, false) => serde_json::to_string(doc).unwrap(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    #[test]
+    fn unions_stream(expected in doc(), sorted in any::<bool>(), pretty in any::<bool>(), sizes in sizes()) {
+        let json = written(&expected, sorted, pretty);
+        let final_json = serde_json::to_value(&expected).unwrap();
+        let mut stream = Doc::stream();
+        let mut previous: Option<Value> = None;
+        let mut settled = Vec::new();
+        for piece in chunk(json.as_bytes(), &sizes) {
+            for field in stream.feed(piece).unwrap() {
+                check(&field, &expected)?;
+                settled.push(format!("{field:?}"));
+            }
+            let draft = serde_json::to_value(stream.draft()).unwrap();
+            prop_assert!(extends(&draft, &final_json), "draft {} is not a prefix of {}", draft, final_json);
+            if let Some(prev) = &previous {
+                prop_assert!(extends(prev, &draft), "draft {} does not extend {}", draft, prev);
+            }
+            previous = Some(draft);
+        }
+        // Every field of the document settled, as a whole.
+        for name in DocFieldName::ALL {
+            let key = format!("{:?}(", name);
+            prop_assert!(settled.iter().any(|s| s.starts_with(&key)), "{key} never settled: {settled:?}");
+        }
+        prop_assert_eq!(previous, Some(final_json));
+        prop_assert_eq!(stream.finish().unwrap(), expected);
+    }
+}
+
+/// Feeds `doc` in `chunk`-byte pieces (strict mode: scalar roots too): the events, the
+/// draft (as JSON) after each chunk, and how it ended.
 fn run<T: StreamingModel>(
     doc: &str,
     chunk: usize,
-) -> (Result<T::Value, settled::Error>, Vec<String>) {
-    let mut stream = settled::TypedStream::<T>::new();
-    let mut seen = Vec::new();
+) -> (Vec<String>, Vec<Value>, Result<T::Value, settled::Error>) {
+    let options = settled::Options::default().strict(true);
+    let mut stream = settled::TypedStream::<T>::with_options(options);
+    let mut events = Vec::new();
+    let mut drafts = Vec::new();
     for piece in doc.as_bytes().chunks(chunk) {
-        match stream.feed(piece) {
-            Ok(fields) => seen.extend(fields.map(|f| format!("{f:?}"))),
-            Err(e) => return (Err(e.error().clone()), seen),
+        let fed = stream.feed(piece);
+        drafts.push(serde_json::to_value(stream.current()).unwrap());
+        match fed {
+            Ok(fields) => events.extend(fields.map(|f| format!("{f:?}"))),
+            Err(e) => return (events, drafts, Err(e.error().clone())),
         }
     }
-    (stream.finish().map_err(|e| e.error().clone()), seen)
+    let end = stream.finish().map_err(|e| e.error().clone());
+    (events, drafts, end)
 }
 
 #[test]
-fn internally_tagged_tag_first() {
-    let doc = r#"{"thought": "hm", "action": {"type": "reply", "text": "Hello"}}"#;
-    for chunk in [1, 7, 100] {
-        let (value, seen) = run::<Step>(doc, chunk);
-        assert_eq!(
-            value.unwrap(),
-            Step {
-                thought: "hm".into(),
-                action: Action::Reply {
-                    text: "Hello".into()
-                }
-            }
-        );
-        println!("{seen:?}");
+fn the_reply_text_streams_inside_its_variant() {
+    let doc = r#"{"type": "reply", "text": "Hello there"}"#;
+    let mut stream = Internal::stream();
+    stream.feed(&doc.as_bytes()[..8]).unwrap();
+    assert_eq!(stream.current(), None, "the variant is not known yet");
+    stream.feed(&doc.as_bytes()[8..30]).unwrap();
+    match stream.current() {
+        Some(InternalDraft::Reply(reply)) => assert_eq!(reply.text.as_deref(), Some("Hel")),
+        other => panic!("{other:?}"),
+    }
+    let fields: Vec<_> = stream.feed(&doc.as_bytes()[30..]).unwrap().collect();
+    assert!(matches!(
+        fields.as_slice(),
+        [InternalField::Reply(InternalReplyField::Text(t))] if t == "Hello there"
+    ));
+    assert_eq!(
+        stream.finish().unwrap(),
+        Internal::Reply {
+            text: "Hello there".into()
+        }
+    );
+}
+
+#[test]
+fn members_before_a_late_tag_show_once_it_arrives() {
+    let doc = r#"{"query": "rust", "top_k": 3, "type": "search"}"#;
+    let mut stream = Internal::stream();
+    let before = doc.find("\"type\"").unwrap();
+    let fields: Vec<_> = stream.feed(&doc.as_bytes()[..before]).unwrap().collect();
+    assert!(
+        fields.is_empty(),
+        "nothing settles before the tag: {fields:?}"
+    );
+    assert_eq!(stream.current(), None);
+    let fields: Vec<_> = stream
+        .feed(&doc.as_bytes()[before..])
+        .unwrap()
+        .map(|f| format!("{f:?}"))
+        .collect();
+    assert_eq!(fields, ["Search(Query(\"rust\"))", "Search(TopK(3))"]);
+    assert_eq!(
+        serde_json::to_value(stream.current()).unwrap(),
+        json!({"type": "search", "query": "rust", "top_k": 3})
+    );
+}
+
+#[test]
+fn truncation_inside_a_variant_keeps_its_draft() {
+    for doc in [
+        r#"{"thought": "x", "int": {"type": "reply", "text": "Hal"#,
+        r#"{"int": {"text": "Hal", "type": "reply", "text2": "#,
+    ] {
+        #[derive(Debug, Deserialize, StreamingModel)]
+        #[allow(dead_code)]
+        struct One {
+            int: Internal,
+        }
+        let mut stream = One::stream();
+        stream.feed(doc.as_bytes()).unwrap();
+        let err = stream.finish().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Truncated);
+        match err.draft().and_then(|d| d.int.as_ref()) {
+            Some(InternalDraft::Reply(r)) => assert_eq!(r.text.as_deref(), Some("Hal")),
+            other => panic!("{doc}: {other:?}"),
+        }
     }
 }
 
 #[test]
-fn internally_tagged_tag_last() {
-    let doc = r#"{"thought": "hm", "action": {"query": "rust", "top_k": 3, "type": "search"}}"#;
-    for chunk in [1, 7, 100] {
-        let (value, seen) = run::<Step>(doc, chunk);
-        assert_eq!(
-            value.unwrap(),
-            Step {
-                thought: "hm".into(),
-                action: Action::Search {
-                    query: "rust".into(),
-                    top_k: 3
-                }
-            }
-        );
-        println!("{seen:?}");
+fn a_wrong_tag_fails_at_the_tag_in_the_chunk_it_settles() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[allow(dead_code)]
+    struct One {
+        int: Internal,
     }
+    let doc = r#"{"int": {"text": "hi", "type": "shout", "more": 1}}"#;
+    let settle = doc.find("\"shout\"").unwrap() + "\"shout\"".len();
+    let mut stream = One::stream();
+    stream.feed(&doc.as_bytes()[..settle - 1]).unwrap();
+    let err = stream
+        .feed(&doc.as_bytes()[settle - 1..settle])
+        .unwrap_err();
+    let err = err.error();
+    assert_eq!(err.kind(), ErrorKind::Validation);
+    assert_eq!(err.path(), Some("/int/type"));
+    assert!(err.to_string().contains("unknown variant `shout`"), "{err}");
+}
+
+#[test]
+fn every_representation_reads_as_serde_reads() {
+    // (document, what serde says: the value or its error)
+    fn same<
+        T: StreamingModel<Value = T> + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+    >(
+        doc: &str,
+    ) {
+        let serde = serde_json::from_str::<T>(doc);
+        for chunk in [1, 3, 7, 1000] {
+            let (_, drafts, ours) = run::<T>(doc, chunk);
+            match (&serde, &ours) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{doc}"),
+                (Err(_), Err(e)) => assert_eq!(e.kind(), ErrorKind::Validation, "{doc}: {e}"),
+                _ => panic!(
+                    "{doc} at {chunk}: serde {serde:?}, settled {ours:?} (drafts {drafts:?})"
+                ),
+            }
+        }
+    }
+    same::<External>(r#""Unit""#);
+    same::<External>(r#"{"Unit": null}"#);
+    same::<External>(r#"{"Text": "a"}"#);
+    same::<External>(r#"{"Pair": [1, "b"]}"#);
+    same::<External>(r#"{"Named": {"A": "x", "list": ["Unit", {"Text": "y"}]}}"#);
+    same::<External>(r#"{"Nope": 1}"#);
+    same::<External>(r#"{}"#);
+    same::<External>(r#"{"Text": "a", "Unit": null}"#);
+    same::<External>(r#""Text""#);
+    same::<Internal>(r#"{"type": "stop"}"#);
+    same::<Internal>(r#"{"type": "stop", "extra": [1, {"type": 2}]}"#);
+    same::<Internal>(r#"{"name": "n", "n": 1, "type": "wrap"}"#);
+    same::<Internal>(r#"{"type": "search", "query": "q"}"#);
+    same::<Internal>(r#"{"query": "q", "top_k": 1}"#);
+    same::<Internal>(r#"{"type": 5}"#);
+    same::<Internal>(r#"{"type": "reply", "text": "a", "type": "reply"}"#);
+    same::<Internal>(r#"{"meta": {"type": "stop"}, "type": "reply", "text": "t"}"#);
+    same::<Adjacent>(r#"{"t": "Unit"}"#);
+    same::<Adjacent>(r#"{"c": null, "t": "Unit"}"#);
+    same::<Adjacent>(r#"{"c": 5, "t": "Num"}"#);
+    same::<Adjacent>(r#"{"c": ["s", true], "t": "Pair"}"#);
+    same::<Adjacent>(
+        r#"{"t": "Named", "c": {"a": "x", "inner": {"c": {"a": "y", "inner": null}, "t": "Named"}}}"#,
+    );
+    same::<Adjacent>(r#"{"t": "Num"}"#);
+    same::<Adjacent>(r#"{"c": 5}"#);
+    same::<Adjacent>(r#"{"t": "Num", "c": "five"}"#);
+    same::<Untagged>(r#"5"#);
+    same::<Untagged>(r#""five""#);
+    same::<Untagged>(r#"{"x": "a", "y": true}"#);
+    same::<Untagged>(r#"[1, 2]"#);
+    same::<Untagged>(r#"{"z": 1}"#);
+    same::<Untagged>(r#"[1, "a"]"#);
+    same::<Nested>(r#"{"Inner": {"text": "x", "type": "reply"}}"#);
+    same::<Nested>(r#"{"Other": {"c": {"a": "q", "inner": null}, "t": "Named"}}"#);
 }
