@@ -11,6 +11,10 @@ pub const REVIEW_RESPONSE: &str = include_str!("recorded/review.txt");
 /// A recorded response of the meeting model, with a `<think>` block first.
 pub const MEETING_RESPONSE: &str = include_str!("recorded/meeting_report.txt");
 
+/// A recorded agent step: a `<think>` block, then a fence holding a search (its tag
+/// written last) and a long reply.
+pub const AGENT_STEP_RESPONSE: &str = include_str!("recorded/agent_step.txt");
+
 /// Splits `text` into token-sized chunks the way a tokenizer roughly does: a word with its
 /// leading space, a run of punctuation, or a run of whitespace, at most 6 bytes each.
 pub fn token_chunks(text: &str) -> Vec<&str> {
@@ -66,7 +70,12 @@ mod tests {
 
     #[test]
     fn token_chunks_cover_the_text() {
-        for text in [REVIEW_RESPONSE, MEETING_RESPONSE, "a  b\"c\\d 漢字🚀"] {
+        for text in [
+            REVIEW_RESPONSE,
+            MEETING_RESPONSE,
+            AGENT_STEP_RESPONSE,
+            "a  b\"c\\d 漢字🚀",
+        ] {
             let chunks = token_chunks(text);
             assert_eq!(chunks.concat(), text);
             assert!(chunks.len() > text.len() / 8);

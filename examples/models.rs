@@ -64,3 +64,30 @@ pub struct MeetingReport {
     /// Report format version.
     pub version: u32,
 }
+
+/// One step of an agent: what it thinks, then what it does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub struct AgentStep {
+    /// Why these actions, in a sentence or two.
+    pub thought: String,
+    /// What to do, in order.
+    pub actions: Vec<Action>,
+}
+
+/// An action of the agent, told apart by its `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    /// Search the web before answering.
+    Search {
+        /// What to search for.
+        query: String,
+        /// How many results to read.
+        top_k: u32,
+    },
+    /// Answer the user.
+    Reply {
+        /// The answer, in Markdown.
+        text: String,
+    },
+}

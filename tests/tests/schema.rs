@@ -3,10 +3,12 @@
 // Models here are streamed, not read field by field.
 #![allow(dead_code)]
 
+mod common;
+
+use common::assert_strict;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use settled::StreamingModel;
-use settled::schema::Schema;
 use settled::schema::{anthropic_tool, openai_response_format, openai_strict, plain};
 use settled_examples::models::{MeetingReport, Review};
 
@@ -126,51 +128,6 @@ fn example_instances_validate_against_the_generated_schemas() {
         !validator(&plain::<Node>())
             .is_valid(&json!({"label": "root", "children": [{"children": []}]}))
     );
-}
-
-/// Every object in the strict profile is closed and lists every property as required, in
-/// property order.
-fn assert_strict(schema: &Schema, at: &str) {
-    match schema {
-        Schema::Object(map) => {
-            if let Some(Schema::Object(properties)) = map.get("properties") {
-                assert_eq!(
-                    map.get("additionalProperties"),
-                    Some(&Schema::Bool(false)),
-                    "{at}"
-                );
-                let required: Vec<&str> = map
-                    .get("required")
-                    .and_then(Schema::as_array)
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_str().unwrap())
-                    .collect();
-                let keys: Vec<&str> = properties.keys().collect();
-                assert_eq!(required, keys, "{at}");
-            }
-            for forbidden in ["minLength", "maxLength", "$schema", "title", "default"] {
-                assert!(!map.contains_key(forbidden), "{forbidden} at {at}");
-            }
-            for (k, v) in map.iter() {
-                match (k, v) {
-                    // Maps of schemas: their keys are names, not keywords.
-                    ("properties" | "$defs", Schema::Object(children)) => {
-                        for (name, child) in children.iter() {
-                            assert_strict(child, &format!("{at}/{k}/{name}"));
-                        }
-                    }
-                    _ => assert_strict(v, &format!("{at}/{k}")),
-                }
-            }
-        }
-        Schema::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                assert_strict(v, &format!("{at}/{i}"));
-            }
-        }
-        _ => {}
-    }
 }
 
 #[test]

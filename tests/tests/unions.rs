@@ -7,10 +7,11 @@
 
 mod common;
 
-use common::{chunk, extends};
+use common::{assert_strict, chunk, extends};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use settled::schema::Schema;
 use settled::{ErrorKind, Item, StreamingModel, TupleItem};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
@@ -513,4 +514,110 @@ fn every_representation_reads_as_serde_reads() {
     same::<Untagged>(r#"[1, "a"]"#);
     same::<Nested>(r#"{"Inner": {"text": "x", "type": "reply"}}"#);
     same::<Nested>(r#"{"Other": {"c": {"a": "q", "inner": null}, "t": "Named"}}"#);
+}
+
+#[test]
+fn the_agent_step_example_dispatches_the_search_first_and_grows_the_reply() {
+    use settled_examples::models::{Action, ActionDraft, AgentStep, AgentStepField};
+    let mut stream = AgentStep::stream();
+    let mut search_at = None;
+    let mut reply_lengths = Vec::new();
+    let mut reply_done_at = None;
+    for (n, chunk) in settled_examples::token_chunks(settled_examples::AGENT_STEP_RESPONSE)
+        .into_iter()
+        .enumerate()
+    {
+        for field in stream.feed(chunk.as_bytes()).unwrap() {
+            match field {
+                AgentStepField::ActionsItem(0, Action::Search { query, top_k }) => {
+                    assert_eq!(
+                        (query.as_str(), top_k),
+                        ("settled 0.2 changelog streaming enums", 3)
+                    );
+                    search_at = Some(n);
+                }
+                AgentStepField::ActionsItem(1, Action::Reply { .. }) => reply_done_at = Some(n),
+                _ => {}
+            }
+        }
+        if let Some(ActionDraft::Reply(reply)) =
+            stream.draft().actions.as_ref().and_then(|a| a.get(1))
+        {
+            reply_lengths.push(reply.text.as_ref().map_or(0, String::len));
+        }
+    }
+    let (search_at, reply_done_at) = (search_at.unwrap(), reply_done_at.unwrap());
+    assert!(search_at < reply_done_at);
+    // The reply was shown growing over many chunks before it settled.
+    reply_lengths.dedup();
+    assert!(reply_lengths.len() > 50, "{reply_lengths:?}");
+    assert!(reply_lengths.windows(2).all(|w| w[0] < w[1]));
+    let step = stream.finish().unwrap();
+    assert!(matches!(&step.actions[1], Action::Reply { text } if text.len() > 400));
+}
+
+fn validator(schema: &settled::schema::Schema) -> jsonschema::Validator {
+    jsonschema::validator_for(&schema.to_value()).expect("the schema compiles")
+}
+
+#[test]
+fn union_schemas_per_profile() {
+    use settled::schema::{anthropic_tool, openai_response_format, openai_strict, plain};
+    use settled_examples::models::AgentStep;
+    insta::assert_json_snapshot!("agent_step_plain", plain::<AgentStep>());
+    insta::assert_json_snapshot!(
+        "agent_step_openai",
+        openai_response_format::<AgentStep>("agent_step")
+    );
+    insta::assert_json_snapshot!(
+        "agent_step_anthropic",
+        anthropic_tool::<AgentStep>("agent_step", "The agent's next step.")
+    );
+    insta::assert_json_snapshot!("unions_plain", plain::<Doc>());
+    insta::assert_json_snapshot!("unions_openai", openai_strict::<Doc>());
+    assert_strict(&openai_strict::<AgentStep>(), "");
+    assert_strict(&openai_strict::<Doc>(), "");
+    // The tag is each branch's first property, and first in `required`.
+    let plain = plain::<AgentStep>();
+    for branch in plain["$defs"]["Action"]["anyOf"].as_array().unwrap() {
+        let Schema::Object(branch) = branch else {
+            panic!()
+        };
+        let Some(Schema::Object(properties)) = branch.get("properties") else {
+            panic!()
+        };
+        assert_eq!(properties.keys().next(), Some("type"));
+        assert_eq!(branch.get("required").unwrap()[0], "type");
+    }
+}
+
+#[test]
+fn a_wrong_tag_or_a_missing_member_does_not_validate() {
+    use settled::schema::{openai_strict, plain};
+    use settled_examples::models::AgentStep;
+    for schema in [plain::<AgentStep>(), openai_strict::<AgentStep>()] {
+        let v = validator(&schema);
+        assert!(v.is_valid(&json!({"thought": "t", "actions": [{"type": "reply", "text": "x"}]})));
+        assert!(v.is_valid(
+            &json!({"thought": "t", "actions": [{"top_k": 2, "query": "q", "type": "search"}]})
+        ));
+        assert!(!v.is_valid(&json!({"thought": "t", "actions": [{"type": "shout", "text": "x"}]})));
+        assert!(
+            !v.is_valid(&json!({"thought": "t", "actions": [{"type": "search", "text": "x"}]}))
+        );
+        assert!(!v.is_valid(&json!({"thought": "t", "actions": [{"text": "x"}]})));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn instances_validate_against_every_profile(expected in doc()) {
+        let instance = serde_json::to_value(&expected).unwrap();
+        for schema in [settled::schema::plain::<Doc>(), settled::schema::openai_strict::<Doc>()] {
+            let v = validator(&schema);
+            prop_assert!(v.is_valid(&instance), "{} against {}", instance, schema.to_value());
+        }
+    }
 }

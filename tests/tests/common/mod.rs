@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 
 use serde_json::Value;
+use settled::schema::Schema;
 
 /// `prev` may be shown before `next`: strings grow by appending, containers gain members,
 /// scalars never change, nothing disappears or changes type.
@@ -34,4 +35,50 @@ pub(crate) fn chunk<'a>(bytes: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
         k += 1;
     }
     chunks
+}
+
+/// Every object in the strict profile is closed and lists every property as required, in
+/// property order.
+#[allow(dead_code)]
+pub(crate) fn assert_strict(schema: &Schema, at: &str) {
+    match schema {
+        Schema::Object(map) => {
+            if let Some(Schema::Object(properties)) = map.get("properties") {
+                assert_eq!(
+                    map.get("additionalProperties"),
+                    Some(&Schema::Bool(false)),
+                    "{at}"
+                );
+                let required: Vec<&str> = map
+                    .get("required")
+                    .and_then(Schema::as_array)
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap())
+                    .collect();
+                let keys: Vec<&str> = properties.keys().collect();
+                assert_eq!(required, keys, "{at}");
+            }
+            for forbidden in ["minLength", "maxLength", "$schema", "title", "default"] {
+                assert!(!map.contains_key(forbidden), "{forbidden} at {at}");
+            }
+            for (k, v) in map.iter() {
+                match (k, v) {
+                    // Maps of schemas: their keys are names, not keywords.
+                    ("properties" | "$defs", Schema::Object(children)) => {
+                        for (name, child) in children.iter() {
+                            assert_strict(child, &format!("{at}/{k}/{name}"));
+                        }
+                    }
+                    _ => assert_strict(v, &format!("{at}/{k}")),
+                }
+            }
+        }
+        Schema::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                assert_strict(v, &format!("{at}/{i}"));
+            }
+        }
+        _ => {}
+    }
 }
