@@ -159,8 +159,8 @@ pub use options::{Options, SERDE_MAX_DEPTH, SecondRoot};
 pub use scanner::{Scanner, Warning, WarningKind};
 /// Derives streaming for a response type: `#[derive(StreamingModel)]` on a struct with named
 /// fields, on a newtype, tuple or `#[serde(transparent)]` struct (which streams as the value
-/// it wraps: its draft, events and schema are that value's), or on a unit enum (which
-/// streams as one atomic value).
+/// it wraps: its draft, events and schema are that value's), on a unit enum (which
+/// streams as one atomic value), or on an enum with data (see below).
 ///
 /// For `struct X`, it generates beside it, with `X`'s visibility:
 ///
@@ -180,10 +180,31 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// `skip_deserializing` are honoured; a field with `deserialize_with` or `with` streams as
 /// one value (its draft is the settled value, its event what the function returned). A
 /// `#[serde(flatten)]` struct field reads its keys among this struct's own (its members
-/// settle as `InF(…)`; the draft serializes them flat). Unit structs, unions, enums with
-/// data, flattened maps and borrowed fields (`&'a str`) are compile errors that say what
-/// to do instead. Models need `Debug` and `Deserialize`; unit enums
+/// settle as `InF(…)`; the draft serializes them flat). Unit structs, unions, generic
+/// enums with data, flattened maps and borrowed fields (`&'a str`) are compile errors that
+/// say what to do instead. Models need `Debug` and `Deserialize`; unit enums
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
+///
+/// An enum with data streams in each of serde's representations (externally tagged,
+/// `tag`, `tag` + `content`, `untagged`), with `rename`, `rename_all`,
+/// `rename_all_fields`, `alias` and `other` honoured. For `enum X` it generates:
+///
+/// - `XDraft`: an enum of the variants' drafts (`XVDraft` for a struct variant `V`, the
+///   inner type's draft for a newtype variant, a [`TupleDraft`] for a tuple variant). It is
+///   absent until the variant is known: its key (external), its tag's value (internal,
+///   adjacent), and for an untagged enum once the whole value has arrived and serde has
+///   chosen (so no draft ever shows a variant a later byte could rule out). A tagged
+///   value whose members come before its tag has them kept, then shown (and their fields
+///   reported) the moment the tag settles. Read it with
+///   [`TypedStream::current`] (`XDraft` has no empty form).
+/// - `XField`: per variant with values inside, what settled there (`XVField` for a
+///   struct variant's fields). The whole `X` settles as a field of its parent.
+/// - its schema: `anyOf` one closed object per variant, the tag first as a single-valued
+///   `enum`. OpenAI's strict mode wants an object at the root: stream a struct holding
+///   the enum rather than the enum itself.
+///
+/// A wrong or unknown tag is a `Validation` error at the tag's path, in the chunk where
+/// the tag settles.
 ///
 /// `#[settled(...)]` attributes:
 ///

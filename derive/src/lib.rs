@@ -15,7 +15,7 @@ mod valid;
 use proc_macro::TokenStream;
 
 /// Derives `settled::StreamingModel` and the streaming companions of a struct with named fields
-/// or a unit enum. Documented in the `settled` crate.
+/// or an enum. Documented in the `settled` crate.
 #[proc_macro_derive(StreamingModel, attributes(settled))]
 pub fn derive_streaming_model(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

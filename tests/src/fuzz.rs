@@ -342,6 +342,88 @@ pub struct Thread {
     pub lines: BTreeMap<u32, String>,
     /// A newtype struct: streams as its string.
     pub label: Label,
+    /// Internally tagged unions, their tags first or (sorted) after their members.
+    pub steps: Vec<Step>,
+    /// An adjacently tagged union in an `Option`.
+    pub alt: Option<Alt>,
+    /// An externally tagged union holding a union.
+    pub ext: Ext,
+    /// An untagged union.
+    pub any: Any,
+}
+
+/// An internally tagged union.
+#[derive(Debug, Clone, PartialEq, Arbitrary, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Step {
+    /// A struct variant.
+    Reply {
+        /// Free text.
+        text: String,
+    },
+    /// Another, with a vector.
+    Call {
+        /// A name.
+        name: String,
+        /// Arguments.
+        args: Vec<u8>,
+    },
+    /// A newtype variant around a model.
+    Labelled(Note),
+    /// A unit variant.
+    Stop,
+}
+
+/// A model inside a union.
+#[derive(Debug, Clone, PartialEq, Arbitrary, Serialize, Deserialize, StreamingModel)]
+pub struct Note {
+    /// Free text.
+    pub note: String,
+    /// An adjacently tagged union inside an internally tagged one.
+    pub alt: Option<Alt>,
+}
+
+/// An adjacently tagged union.
+#[derive(Debug, Clone, PartialEq, Arbitrary, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "t", content = "c")]
+pub enum Alt {
+    /// A unit variant.
+    Empty,
+    /// A newtype variant.
+    Count(u32),
+    /// A tuple variant.
+    Pair(String, bool),
+}
+
+/// An externally tagged union.
+#[derive(Debug, Clone, PartialEq, Arbitrary, Serialize, Deserialize, StreamingModel)]
+pub enum Ext {
+    /// A unit variant (written as a string).
+    Nothing,
+    /// A newtype variant holding a union.
+    Step(Step),
+    /// A struct variant.
+    Named {
+        /// Free text.
+        name: String,
+    },
+}
+
+/// An untagged union.
+#[derive(Debug, Clone, PartialEq, Arbitrary, Serialize, Deserialize, StreamingModel)]
+#[serde(untagged)]
+pub enum Any {
+    /// A number.
+    Number(i32),
+    /// A string.
+    Text(String),
+    /// An object.
+    Object {
+        /// Free text.
+        key: String,
+    },
+    /// An array.
+    List(Vec<bool>),
 }
 
 /// A newtype struct.
@@ -351,8 +433,19 @@ pub struct Label(pub String);
 /// The JSON of `thread`, as a model might wrap it; returns the text and the JSON's byte
 /// range in it.
 fn wrap(thread: &Thread, style: u8) -> (String, std::ops::Range<usize>) {
-    let compact = serde_json::to_string(thread).unwrap_or_default();
-    let pretty = serde_json::to_string_pretty(thread).unwrap_or_default();
+    // Through a `Value`, keys are sorted: many tags come after their members.
+    let (compact, pretty) = if style & 4 == 0 {
+        (
+            serde_json::to_string(thread).unwrap_or_default(),
+            serde_json::to_string_pretty(thread).unwrap_or_default(),
+        )
+    } else {
+        let value = serde_json::to_value(thread).unwrap_or_default();
+        (
+            serde_json::to_string(&value).unwrap_or_default(),
+            serde_json::to_string_pretty(&value).unwrap_or_default(),
+        )
+    };
     let (before, json, after) = match style % 4 {
         0 => ("", compact, ""),
         1 => (
