@@ -9,14 +9,16 @@ use std::collections::HashMap;
 const MAX_FIELDS: usize = 128;
 
 pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
-    if let (Some(span), false) = (
-        model.attrs.normalize.span(),
-        matches!(model.body, Body::UnitEnum(_)),
-    ) {
+    let named = match &model.body {
+        Body::UnitEnum(_) => true,
+        Body::DataEnum(data) => !matches!(data.repr, crate::ast::Repr::Untagged),
+        _ => false,
+    };
+    if let (Some(span), false) = (model.attrs.normalize.span(), named) {
         errors.push(syn::Error::new(
             span,
-            "`normalize` applies to unit enums: it accepts their names in another case or with \
-             other separators",
+            "`normalize` applies to enums whose variants are named in the JSON (unit enums, \
+             tagged enums): it accepts their names in another case or with other separators",
         ));
     }
     let Body::Struct(fields) = &model.body else {

@@ -621,3 +621,77 @@ proptest! {
         }
     }
 }
+
+/// `Internal` with `#[settled(normalize)]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[settled(normalize)]
+pub enum Lenient {
+    InProgress {
+        note: String,
+    },
+    #[serde(alias = "finished")]
+    Done,
+}
+
+/// Externally tagged, with `#[settled(normalize)]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "snake_case")]
+#[settled(normalize)]
+pub enum LenientExternal {
+    InProgress { note: String },
+    Done,
+}
+
+#[test]
+fn tags_as_models_write_them_with_normalize_and_as_serde_reads_them_without() {
+    for tag in [
+        "in_progress",
+        "In Progress",
+        "IN-PROGRESS",
+        "inProgress",
+        "InProgress",
+    ] {
+        let doc = format!(r#"{{"type": "{tag}", "note": "n"}}"#);
+        for chunk in [1, 7, 1000] {
+            let (_, _, end) = run::<Lenient>(&doc, chunk);
+            assert_eq!(
+                end.unwrap(),
+                Lenient::InProgress { note: "n".into() },
+                "{doc}"
+            );
+        }
+        let (_, _, end) = run::<Internal>(&doc.replace("in", "re"), 1);
+        assert!(end.is_err());
+        let external = format!(r#"{{"{tag}": {{"note": "n"}}}}"#);
+        let (_, _, end) = run::<LenientExternal>(&external, 3);
+        assert_eq!(
+            end.unwrap(),
+            LenientExternal::InProgress { note: "n".into() },
+            "{external}"
+        );
+    }
+    for tag in ["Done", "DONE", "Finished", "finished"] {
+        let (_, _, end) = run::<Lenient>(&format!(r#"{{"type": "{tag}"}}"#), 2);
+        assert_eq!(end.unwrap(), Lenient::Done, "{tag}");
+        let (_, _, end) = run::<LenientExternal>(&format!(r#""{tag}""#), 2);
+        if tag.eq_ignore_ascii_case("done") {
+            assert_eq!(end.unwrap(), LenientExternal::Done, "{tag}");
+        } else {
+            assert!(end.is_err(), "{tag}");
+        }
+    }
+    // Without the opt-in, serde decides: the same spellings fail as serde fails.
+    for tag in ["Reply", "REPLY", "re ply"] {
+        let doc = format!(r#"{{"type": "{tag}", "text": "n"}}"#);
+        assert!(serde_json::from_str::<Internal>(&doc).is_err());
+        let (_, _, end) = run::<Internal>(&doc, 1);
+        let err = end.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Validation);
+        assert!(
+            err.to_string()
+                .contains(&format!("unknown variant `{tag}`")),
+            "{err}"
+        );
+    }
+}

@@ -68,6 +68,20 @@ pub struct Variants {
     pub other: Option<usize>,
     /// `#[serde(deny_unknown_fields)]`: an adjacently tagged enum's other keys are errors.
     pub deny_unknown: bool,
+    /// `#[settled(normalize)]`: the names serde reads for each variant (the name first),
+    /// matched ignoring case and separators when serde's own match fails.
+    pub normalize: Option<&'static [&'static [&'static str]]>,
+}
+
+impl Variants {
+    /// The variant `name` names: serde's match, else (with `normalize`) the one variant it
+    /// names ignoring case and separators.
+    fn lookup(&self, name: &str) -> Option<usize> {
+        (self.index_of)(name).or_else(|| {
+            let canonical = super::normalize::canonical(name, self.normalize?)?;
+            (self.index_of)(canonical)
+        })
+    }
 }
 
 /// What the enum frame asks of one variant.
@@ -224,7 +238,17 @@ pub fn union_step<E: Union>(
     // variant's draft is built from the same events.
     let value = match from_raw::<E>(raw) {
         Ok(value) => value,
-        Err(rejected) => return Flow::Done(Err(rejected)),
+        Err(rejected) => {
+            // A unit variant's name as the model wrote it (`#[settled(normalize)]`).
+            let canonical = serde_json::from_slice::<String>(raw.bytes())
+                .ok()
+                .and_then(|name| E::VARIANTS.lookup(&name))
+                .and_then(|index| E::VARIANTS.names.get(index));
+            match canonical.map(|name| serde_json::from_value::<E>((*name).into())) {
+                Some(Ok(value)) if E::VARIANTS.normalize.is_some() => value,
+                _ => return Flow::Done(Err(rejected)),
+            }
+        }
     };
     let index = E::index(&value);
     let mut draft: Option<E::Draft> = None;
@@ -403,7 +427,7 @@ impl<E: Union> EnumFrame<E> {
                     );
                     return;
                 }
-                match (variants.index_of)(key) {
+                match variants.lookup(key) {
                     Some(index) => {
                         self.variant = Some(index);
                         self.phase = Phase::Content;
@@ -472,7 +496,7 @@ impl<E: Union> EnumFrame<E> {
             Ok(name) => name,
             Err(rejected) => return self.reject(rejected, out),
         };
-        let Some(index) = (variants.index_of)(&name).or(variants.other) else {
+        let Some(index) = variants.lookup(&name).or(variants.other) else {
             let error = serde_json::Error::unknown_variant(&name, variants.names);
             return self.reject(
                 Rejected {

@@ -229,6 +229,15 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
         None => quote! { __p::None },
     };
     let deny = model.deny_unknown_fields;
+    let normalize = if model.attrs.normalize.get().is_some() {
+        let read = contents.iter().map(|(v, _)| {
+            let keys = &v.keys;
+            quote! { &[#(#keys),*] }
+        });
+        quote! { __p::Some(&[#(#read),*]) }
+    } else {
+        quote! { __p::None }
+    };
     let variant_arms = contents.iter().enumerate().map(|(i, (v, c))| {
         let vident = &v.original.ident;
         let ty = &c.ty;
@@ -411,6 +420,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     },
                     other: #other,
                     deny_unknown: #deny,
+                    normalize: #normalize,
                 };
 
                 fn variant<'__d>(
