@@ -304,11 +304,11 @@ fn data_enum<'a>(
     variants: &[ast::Variant<'a>],
     errors: &mut Vec<syn::Error>,
 ) -> Option<DataEnum<'a>> {
-    if let Some(param) = input.generics.type_params().next() {
+    if let Some(param) = input.generics.const_params().next() {
         errors.push(syn::Error::new_spanned(
             param,
-            "an enum with data and type parameters cannot stream yet: write the enum for the \
-             types it holds, or mark fields holding it `#[settled(atomic)]`",
+            "an enum with data and const parameters cannot stream yet: write the enum for the \
+             values it holds, or mark fields holding it `#[settled(atomic)]`",
         ));
         return None;
     }

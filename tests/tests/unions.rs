@@ -80,6 +80,22 @@ pub enum Nested {
     Other(Adjacent),
 }
 
+/// A generic internally tagged union.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Outcome<T> {
+    Ok { value: T },
+    Failed { message: String },
+    Pending,
+}
+
+/// A generic externally tagged union of two parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub enum Either<A, B> {
+    Left(A),
+    Right(B),
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
 pub struct Doc {
     ext: External,
@@ -89,6 +105,8 @@ pub struct Doc {
     many: Vec<Internal>,
     maybe: Option<Adjacent>,
     nested: Nested,
+    outcome: Outcome<Leaf>,
+    either: Vec<Either<u8, Leaf>>,
 }
 
 fn text() -> impl Strategy<Value = String> {
@@ -161,16 +179,32 @@ fn doc() -> impl Strategy<Value = Doc> {
             internal().prop_map(Nested::Inner),
             adjacent().prop_map(Nested::Other)
         ],
+        prop_oneof![
+            leaf().prop_map(|value| Outcome::Ok { value }),
+            text().prop_map(|message| Outcome::Failed { message }),
+            Just(Outcome::Pending),
+        ],
+        prop::collection::vec(
+            prop_oneof![
+                any::<u8>().prop_map(Either::Left),
+                leaf().prop_map(Either::Right)
+            ],
+            0..3,
+        ),
     )
-        .prop_map(|(ext, int, adj, un, many, maybe, nested)| Doc {
-            ext,
-            int,
-            adj,
-            un,
-            many,
-            maybe,
-            nested,
-        })
+        .prop_map(
+            |(ext, int, adj, un, many, maybe, nested, outcome, either)| Doc {
+                ext,
+                int,
+                adj,
+                un,
+                many,
+                maybe,
+                nested,
+                outcome,
+                either,
+            },
+        )
 }
 
 fn fail(what: impl std::fmt::Debug, at: impl std::fmt::Debug) -> TestCaseError {
@@ -289,6 +323,25 @@ fn check(field: &DocField, d: &Doc) -> Result<(), TestCaseError> {
             (NestedField::Inner(f), Nested::Inner(v)) => check_internal(f, v)?,
             (NestedField::Other(f), Nested::Other(v)) => check_adjacent(f, v)?,
             _ => return Err(fail(f, &d.nested)),
+        },
+        F::Outcome(v) => prop_assert_eq!(v, &d.outcome),
+        F::InOutcome(f) => match (f, &d.outcome) {
+            (OutcomeField::Ok(OutcomeOkField::Value(v)), Outcome::Ok { value }) => {
+                prop_assert_eq!(v, value);
+            }
+            (OutcomeField::Ok(OutcomeOkField::InValue(f)), Outcome::Ok { value }) => {
+                check_leaf(f, value)?;
+            }
+            (OutcomeField::Failed(OutcomeFailedField::Message(m)), Outcome::Failed { message }) => {
+                prop_assert_eq!(m, message);
+            }
+            _ => return Err(fail(f, &d.outcome)),
+        },
+        F::Either(v) => prop_assert_eq!(v, &d.either),
+        F::EitherItem(i, v) => prop_assert_eq!(Some(v), d.either.get(*i)),
+        F::InEither(i, f) => match (f, d.either.get(*i)) {
+            (EitherField::Right(f), Some(Either::Right(leaf))) => check_leaf(f, leaf)?,
+            _ => return Err(fail(f, &d.either)),
         },
     }
     Ok(())
@@ -513,6 +566,11 @@ fn every_representation_reads_as_serde_reads() {
     same::<Untagged>(r#"{"z": 1}"#);
     same::<Untagged>(r#"[1, "a"]"#);
     same::<Nested>(r#"{"Inner": {"text": "x", "type": "reply"}}"#);
+    same::<Outcome<u8>>(r#"{"value": 3, "status": "ok"}"#);
+    same::<Outcome<u8>>(r#"{"status": "ok", "value": 300}"#);
+    same::<Outcome<Vec<String>>>(r#"{"status": "ok", "value": ["a", "b"]}"#);
+    same::<Either<u8, String>>(r#"{"Right": "r"}"#);
+    same::<Either<u8, String>>(r#"{"Left": "r"}"#);
     same::<Nested>(r#"{"Other": {"c": {"a": "q", "inner": null}, "t": "Named"}}"#);
 }
 

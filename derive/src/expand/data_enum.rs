@@ -3,7 +3,7 @@
 //! variant's fields are read as a hidden struct, expanded like any model, whose draft and
 //! fields are public as `XVariantDraft` and `XVariantField`.
 
-use super::{Cx, draft, fields, mentions, model};
+use super::{Cx, draft, fields, mentions, model, where_clause};
 use crate::ast::{self, DataEnum, Model, Repr, Variant, VariantStyle};
 use crate::attr::{doc_text, docs};
 use crate::shape;
@@ -78,12 +78,13 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     #impls
                 });
                 let hidden_ident = &m.input.ident;
+                let (_, hidden_generics, _) = m.input.generics.split_for_impl();
                 let members: Vec<&Ident> = all.iter().map(|f| &f.ident).collect();
                 let (d_name, f_name) = (&cx.draft, &cx.field_enum);
                 Content {
-                    draft: quote! { #d_name },
-                    field: quote! { #f_name },
-                    ty: quote! { #hidden_ident },
+                    draft: quote! { #d_name #hidden_generics },
+                    field: quote! { #f_name #hidden_generics },
+                    ty: quote! { #hidden_ident #hidden_generics },
                     build: quote! { #ident::#vident { #(#members: __v.#members),* } },
                     inner: true,
                     recursive: false,
@@ -184,22 +185,50 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
          carrying what settled there. The whole `{ident}` settles as a field of its parent \
          (or as the stream's value)."
     );
+    let generics = &model.input.generics;
+    let (impl_generics, ty_generics, _) = generics.split_for_impl();
+    let where_clause = where_clause(generics);
+    let params: Vec<&Ident> = generics.type_params().map(|p| &p.ident).collect();
+    // A generic enum's draft gets its std impls by hand (the derives would bound the type
+    // parameters, not the drafts), and serde's none (the drafts are `Serialize`).
+    let (derives, serde_bound, draft_impls) = if params.is_empty() {
+        (
+            quote! { #[derive(Clone, Debug, PartialEq, ::settled::__private::serde::Serialize)] },
+            quote! {},
+            quote! {},
+        )
+    } else {
+        (
+            quote! { #[derive(::settled::__private::serde::Serialize)] },
+            quote! { #[serde(bound(serialize = ""))] },
+            generic_draft_impls(model, &contents, &draft_enum),
+        )
+    };
+    let marker = (!params.is_empty()).then(|| {
+        quote! {
+            #[doc(hidden)]
+            __Marker(::core::marker::PhantomData<fn() -> (#(#params,)*)>, ::core::convert::Infallible),
+        }
+    });
     public.push(quote! {
         #[doc = #draft_doc]
-        #[derive(Clone, Debug, PartialEq, ::settled::__private::serde::Serialize)]
+        #derives
         #[serde(crate = "::settled::__private::serde")]
+        #serde_bound
         #repr_attr
-        #vis enum #draft_enum {
+        #vis enum #draft_enum #generics #where_clause {
             #(#draft_variants,)*
         }
 
         #[doc = #field_doc]
         #[derive(::core::fmt::Debug)]
         #[allow(dead_code)]
-        #vis enum #field_enum {
+        #vis enum #field_enum #generics #where_clause {
             #(#field_variants,)*
+            #marker
         }
     });
+    private.push(draft_impls);
 
     // The variant table.
     let repr = match &data.repr {
@@ -357,10 +386,10 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             #(#private)*
 
             #[automatically_derived]
-            impl __p::StreamingModel for #ident {
+            impl #impl_generics __p::StreamingModel for #ident #ty_generics #where_clause {
                 type Value = Self;
-                type Draft = #draft_enum;
-                type Field = #field_enum;
+                type Draft = #draft_enum #ty_generics;
+                type Field = #field_enum #ty_generics;
                 type Name = ::core::convert::Infallible;
 
                 const SHAPE: __p::Shape = #shape;
@@ -403,7 +432,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl __p::Union for #ident {
+            impl #impl_generics __p::Union for #ident #ty_generics #where_clause {
                 const VARIANTS: __p::Variants = __p::Variants {
                     repr: #repr,
                     names: &[#(#names),*],
@@ -450,7 +479,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #ident {
+            impl #impl_generics #ident #ty_generics #where_clause {
                 /// A lenient stream of this type with the default options.
                 pub fn stream() -> ::settled::TypedStream<Self> {
                     ::settled::TypedStream::new()
@@ -483,17 +512,93 @@ fn hidden_struct(model: &Model<'_>, data: &DataEnum<'_>, v: &Variant<'_>) -> Der
     let deny = model
         .deny_unknown_fields
         .then(|| quote! { #[serde(deny_unknown_fields)] });
-    let fields = v.original.fields.iter().map(|f| {
-        let mut f = f.clone();
-        f.vis = vis.clone();
-        f
-    });
+    let fields: Vec<syn::Field> = v
+        .original
+        .fields
+        .iter()
+        .map(|f| {
+            let mut f = f.clone();
+            f.vis = vis.clone();
+            f
+        })
+        .collect();
+    // The enum's type parameters the variant's fields use (an unused one is an error).
+    let used: Vec<&syn::TypeParam> = model
+        .input
+        .generics
+        .type_params()
+        .filter(|p| fields.iter().any(|f| mentions(&f.ty, &[&p.ident])))
+        .collect();
+    let generics = if used.is_empty() {
+        quote! {}
+    } else {
+        quote! { <#(#used),*> }
+    };
+    let user_where = model.input.generics.where_clause.as_ref();
     syn::parse_quote! {
         #[serde(crate = "::settled::__private::serde")]
         #rename
         #deny
-        #vis struct #ident {
+        #vis struct #ident #generics #user_where {
             #(#fields,)*
+        }
+    }
+}
+
+/// `Clone`, `Debug` and `PartialEq` for a generic enum's draft.
+fn generic_draft_impls(
+    model: &Model<'_>,
+    contents: &[(&Variant<'_>, Content)],
+    draft: &Ident,
+) -> TokenStream {
+    let generics = &model.input.generics;
+    let (impl_generics, ty_generics, _) = generics.split_for_impl();
+    let where_clause = where_clause(generics);
+    let mut clone = Vec::new();
+    let mut debug = Vec::new();
+    let mut eq = Vec::new();
+    for (v, _) in contents {
+        let vident = &v.original.ident;
+        let name = vident.to_string();
+        if v.style == VariantStyle::Unit {
+            clone.push(quote! { #draft::#vident => #draft::#vident, });
+            debug.push(quote! { #draft::#vident => __f.write_str(#name), });
+            eq.push(quote! { (#draft::#vident, #draft::#vident) => true, });
+        } else {
+            clone.push(quote! { #draft::#vident(__x) => #draft::#vident(::core::clone::Clone::clone(__x)), });
+            debug.push(
+                quote! { #draft::#vident(__x) => __f.debug_tuple(#name).field(__x).finish(), },
+            );
+            eq.push(quote! { (#draft::#vident(__a), #draft::#vident(__b)) => __a == __b, });
+        }
+    }
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::core::clone::Clone for #draft #ty_generics #where_clause {
+            fn clone(&self) -> Self {
+                match self {
+                    #(#clone)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::core::fmt::Debug for #draft #ty_generics #where_clause {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match self {
+                    #(#debug)*
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::core::cmp::PartialEq for #draft #ty_generics #where_clause {
+            fn eq(&self, __other: &Self) -> bool {
+                match (self, __other) {
+                    #(#eq)*
+                    _ => false,
+                }
+            }
         }
     }
 }

@@ -4,8 +4,8 @@ use settled::StreamingModel;
 // Enums with data stream; these forms cannot yet, and each error says what to do.
 
 #[derive(Debug, Deserialize, StreamingModel)]
-enum Generic<T> {
-    Value(T),
+enum Sized<const N: usize> {
+    Value([u8; N]),
     Nothing,
 }
 
