@@ -180,8 +180,11 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// `skip_deserializing` are honoured; a field with `deserialize_with` or `with` streams as
 /// one value (its draft is the settled value, its event what the function returned). A
 /// `#[serde(flatten)]` struct field reads its keys among this struct's own (its members
-/// settle as `InF(…)`; the draft serializes them flat). Unit structs, unions, enums with
-/// data and const parameters, flattened maps and borrowed fields (`&'a str`) are compile errors that
+/// settle as `InF(…)`; the draft serializes them flat); a flattened `HashMap` or
+/// `BTreeMap` takes the keys nothing else reads, each entry settling as
+/// `InF(Entry::Value(key, value))`, its keys read as serde reads a flattened map's
+/// (as strings). Unit structs, unions, enums with data and const parameters, other
+/// flattened collections and borrowed fields (`&'a str`) are compile errors that
 /// say what to do instead. Models need `Debug` and `Deserialize`; unit enums
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
 ///

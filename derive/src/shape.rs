@@ -96,6 +96,17 @@ pub(crate) fn is_map(ty: &Type) -> bool {
     })
 }
 
+/// `ty` is a std map: flattened, it takes the keys no field reads.
+pub(crate) fn is_std_map(ty: &Type) -> bool {
+    let Type::Path(path) = ty else {
+        return false;
+    };
+    path.path
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "HashMap" || s.ident == "BTreeMap")
+}
+
 /// `ty` is an `Option<…>`: serde reads a missing key as `None`.
 pub(crate) fn is_option(ty: &Type) -> bool {
     argument_of(ty, &["Option"]).is_some()

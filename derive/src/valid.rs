@@ -25,13 +25,25 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
         return;
     };
     let mut seen: HashMap<&str, &syn::Ident> = HashMap::new();
+    let mut rest = None;
     for field in fields {
-        if field.flatten && (shape::is_map(field.ty) || field.with.is_some()) {
+        let std_map = shape::is_std_map(field.ty);
+        if field.flatten && std_map && field.with.is_none() {
+            if let Some(other) = rest.replace(&field.ident) {
+                errors.push(syn::Error::new_spanned(
+                    field.original,
+                    format!(
+                        "`{other}` already takes the keys no field reads: flatten one map into \
+                         a struct"
+                    ),
+                ));
+            }
+        }
+        if field.flatten && ((shape::is_map(field.ty) && !std_map) || field.with.is_some()) {
             errors.push(syn::Error::new_spanned(
                 field.original,
-                "`#[serde(flatten)]` of a map or of a field read by `with` cannot be streamed \
-                 yet (the remaining keys would have to be collected as they arrive); flatten \
-                 a struct, or list the keys as fields",
+                "`#[serde(flatten)]` of this type cannot be streamed: flatten a struct, or a \
+                 `HashMap` or `BTreeMap` (which takes the keys no field reads)",
             ));
         } else if field.flatten && field.attrs.atomic.get().is_some() {
             errors.push(syn::Error::new_spanned(

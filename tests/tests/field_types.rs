@@ -538,6 +538,138 @@ proptest! {
     }
 }
 
+/// A flattened struct and a flattened map: the map takes the keys nobody else reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Extras {
+    title: String,
+    #[serde(flatten)]
+    meta: Meta,
+    #[serde(flatten)]
+    extra: BTreeMap<String, Value>,
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(Value::from),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(2, 8, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z]{1,3}", inner, 0..3)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
+    ))]
+
+    /// The flattened map's entries settle one by one (`InExtra(Entry::Value(key, value))`),
+    /// wherever they come among the struct's keys.
+    #[test]
+    fn a_flattened_map_takes_the_other_keys(
+        post in post(),
+        extra in prop::collection::btree_map("x_[a-z漢]{0,4}", json_value(), 0..4),
+        sorted in any::<bool>(),
+        sizes in sizes(),
+    ) {
+        let expected = Extras { title: post.title, meta: post.meta, extra };
+        let json = if sorted {
+            serde_json::to_string(&serde_json::to_value(&expected).unwrap()).unwrap()
+        } else {
+            serde_json::to_string_pretty(&expected).unwrap()
+        };
+        let final_json = serde_json::to_value(&expected).unwrap();
+        let mut stream = Extras::stream();
+        let mut previous: Option<Value> = None;
+        let mut entries = BTreeMap::new();
+        for piece in chunk(json.as_bytes(), &sizes) {
+            for field in stream.feed(piece).unwrap() {
+                match field {
+                    ExtrasField::Title(v) => prop_assert_eq!(&v, &expected.title),
+                    ExtrasField::InMeta(MetaField::Author(v)) => prop_assert_eq!(&v, &expected.meta.author),
+                    ExtrasField::InMeta(_) => {}
+                    ExtrasField::InExtra(settled::Entry::Value(k, v)) => {
+                        prop_assert_eq!(Some(&v), expected.extra.get(&k));
+                        prop_assert!(entries.insert(k, v).is_none());
+                    }
+                    ExtrasField::InExtra(settled::Entry::Inner(..)) => {}
+                }
+            }
+            let draft = serde_json::to_value(stream.draft()).unwrap();
+            prop_assert!(extends(&draft, &final_json), "draft {} is not a prefix of {}", draft, final_json);
+            if let Some(prev) = &previous {
+                prop_assert!(extends(prev, &draft), "draft {} does not extend {}", draft, prev);
+            }
+            previous = Some(draft);
+        }
+        prop_assert_eq!(&entries, &expected.extra);
+        prop_assert_eq!(previous, Some(final_json));
+        prop_assert_eq!(stream.finish().unwrap(), expected);
+    }
+}
+
+#[test]
+fn a_flattened_map_follows_serde() {
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Counts {
+        name: String,
+        #[serde(flatten)]
+        counts: HashMap<Lane, u32>,
+    }
+    // serde reads a flattened map's keys as strings: an integer key type refuses them all.
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Numbered {
+        #[serde(flatten)]
+        counts: BTreeMap<u8, u32>,
+    }
+    let error = serde_json::from_str::<Numbered>(r#"{"1": 2}"#).unwrap_err();
+    let mut stream = Numbered::stream();
+    let ours = stream.feed(br#"{"1": 2}"#).map(|_| ()).unwrap_err();
+    assert!(
+        ours.to_string().contains(&error.to_string()[..20]),
+        "{ours} / {error}"
+    );
+    for doc in [
+        r#"{"name": "n", "fast": 2, "slow": 4}"#,
+        r#"{"fast": 2, "name": "n"}"#,
+        r#"{"name": "n", "x": 2}"#,
+        r#"{"name": "n", "fast": "two"}"#,
+        r#"{"name": "n", "fast": 2, "fast": 3}"#,
+        r#"{"fast": 2}"#,
+    ] {
+        let serde = serde_json::from_str::<Counts>(doc);
+        for size in [1, 5, 100] {
+            let mut stream = Counts::stream();
+            let fed = chunk(doc.as_bytes(), &[size])
+                .into_iter()
+                .try_for_each(|piece| {
+                    stream
+                        .feed(piece)
+                        .map(|_| ())
+                        .map_err(|e| e.error().clone())
+                });
+            let ours = fed.and_then(|()| stream.finish().map_err(|e| e.error().clone()));
+            match (&serde, &ours) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{doc}"),
+                (Err(_), Err(e)) => assert_eq!(e.kind(), settled::ErrorKind::Validation, "{doc}"),
+                // serde keeps the last of a duplicate key; a settled value never changes.
+                (Ok(_), Err(e)) if doc.matches("\"fast\"").count() == 2 => {
+                    assert!(e.to_string().contains("duplicate key `fast`"), "{e}");
+                }
+                _ => panic!("{doc}: serde {serde:?}, settled {ours:?}"),
+            }
+        }
+    }
+    let schema = settled::schema::plain::<Counts>();
+    assert_eq!(schema["additionalProperties"]["type"], "integer");
+}
+
 #[test]
 fn a_flattened_struct_follows_serde() {
     // Its missing member is serde's error, named as serde names it, where the object

@@ -223,6 +223,8 @@ impl<T: StreamingModel> Described for T {}
 pub struct ObjectSchema {
     properties: crate::json_schema::Object,
     required: Vec<Schema>,
+    /// A flattened map's value schema: what the other keys hold.
+    rest: Option<Schema>,
 }
 
 impl ObjectSchema {
@@ -262,6 +264,13 @@ impl ObjectSchema {
         }
     }
 
+    /// A map `M` flattened into this struct: the keys no property names hold its values.
+    pub fn rest<M: StreamingModel>(&mut self, generator: &mut SchemaGen) {
+        if let Schema::Object(mut map) = M::schema(generator) {
+            self.rest = map.remove("additionalProperties");
+        }
+    }
+
     /// Property `name` with `schema`: its constraints (JSON Schema keyword and value), its
     /// description, and whether it is required.
     pub fn property(
@@ -294,8 +303,10 @@ impl ObjectSchema {
         }
         object.insert("properties", self.properties);
         object.insert("required", self.required);
-        if closed {
-            object.insert("additionalProperties", false);
+        match self.rest {
+            Some(rest) => object.insert("additionalProperties", rest),
+            None if closed => object.insert("additionalProperties", false),
+            None => {}
         }
         Schema::Object(object)
     }

@@ -235,6 +235,29 @@ pub enum Entry<V, F> {
     Inner(String, F),
 }
 
+/// A map flattened into a struct (`#[serde(flatten)]`): it holds the keys no field
+/// reads, and the struct's frame reads its entries itself, one key at a time.
+pub trait Rest: StreamingModel {
+    /// serde's verdict on a key (its text and its JSON), as serde reads a flattened map's
+    /// keys.
+    fn check(key: &str, raw: &[u8]) -> Result<(), serde_json::Error>;
+    /// The map already holds `key`.
+    fn has(key: &str, draft: &Self::Draft) -> bool;
+    /// An event of entry `key`'s value.
+    fn entry_step(
+        key: &str,
+        member: &mut Member,
+        event: &Event<'_>,
+        draft: &mut Self::Draft,
+    ) -> Flow<Self::Field>;
+    /// Entry `key`'s draft, for its frame.
+    fn entry_draft<'d>(key: &str, draft: &'d mut Self::Draft) -> Option<&'d mut dyn Any>;
+    /// Entry `key`'s frame closed: its value.
+    fn entry_closed(key: &str, draft: &Self::Draft) -> Result<Self::Field, Rejected>;
+    /// A field settled inside entry `key` (in its frame's outbox).
+    fn entry_wrap(key: &str, child: &mut dyn Any) -> Option<Self::Field>;
+}
+
 /// The map operations a map frame needs, shared by `HashMap` and `BTreeMap`.
 trait DraftMap<D>: Default + 'static {
     fn entry_mut(&mut self, key: &str) -> Option<&mut D>;
@@ -555,6 +578,46 @@ macro_rules! keyed_map {
                     .into_iter()
                     .map(|(k, d)| Ok((key::<K>(k)?, T::into_value(d)?)))
                     .collect()
+            }
+        }
+
+        impl<K, T: StreamingModel> Rest for $map<K, T>
+        where
+            K: DeserializeOwned + std::fmt::Debug + Send + 'static $(+ $bound)+,
+        {
+            fn check(key: &str, _raw: &[u8]) -> Result<(), serde_json::Error> {
+                // serde reads a flattened map's keys as strings: an integer key is refused.
+                serde_json::from_value::<K>(serde_json::Value::String(key.to_owned())).map(|_| ())
+            }
+
+            fn has(key: &str, draft: &Self::Draft) -> bool {
+                draft.contains_key(key)
+            }
+
+            fn entry_step(
+                key: &str,
+                member: &mut Member,
+                event: &Event<'_>,
+                draft: &mut Self::Draft,
+            ) -> Flow<Self::Field> {
+                let mut slot = EntrySlot { map: draft, key };
+                T::step(member, event, &mut slot).map(|v| Entry::Value(key.to_owned(), v))
+            }
+
+            fn entry_draft<'d>(key: &str, draft: &'d mut Self::Draft) -> Option<&'d mut dyn Any> {
+                draft.get_mut(key).and_then(T::frame_draft)
+            }
+
+            fn entry_closed(key: &str, draft: &Self::Draft) -> Result<Self::Field, Rejected> {
+                let entry = draft
+                    .get(key)
+                    .ok_or_else(|| Rejected::unplaced("the entry has no draft"))?;
+                T::to_value(entry).map(|v| Entry::Value(key.to_owned(), v))
+            }
+
+            fn entry_wrap(key: &str, child: &mut dyn Any) -> Option<Self::Field> {
+                let field = child.downcast_mut::<Option<T::Field>>()?.take()?;
+                Some(Entry::Inner(key.to_owned(), field))
             }
         }
     )*};

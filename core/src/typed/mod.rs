@@ -25,6 +25,7 @@ use crate::json_schema::{Schema, SchemaGen};
 use std::fmt;
 
 pub use atomic::{Atomic, Complete};
+pub(crate) use containers::Rest;
 pub use containers::{Entry, Item};
 #[doc(hidden)]
 pub use object::FieldSet;
@@ -40,6 +41,7 @@ pub(crate) mod protocol_items {
         Described, Items, Length, Number, ObjectSchema, SchemaOf, SchemaOfAnything, SchemaOfModel,
         check_items, check_length, check_range, strict, strict_atomic,
     };
+    pub use super::containers::Rest;
     pub use super::missing::{
         entry, flatten_entries, is_required, missing, require, require_present, take, take_or,
         take_present, take_ref, take_ref_or, take_ref_present,
@@ -47,7 +49,7 @@ pub(crate) mod protocol_items {
     pub use super::normalize::normalized_step;
     pub use super::object::{
         Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, Within,
-        check_constraints, field, field_items, flattened, flattened_complete, object_step,
+        check_constraints, field, field_items, flattened, flattened_complete, object_step, rest,
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,

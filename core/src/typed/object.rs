@@ -87,6 +87,15 @@ where
     /// At the closing brace: serde's verdict on the fields that never came (a missing
     /// required field).
     fn complete(draft: &Self::Draft) -> Result<(), serde_json::Error>;
+
+    /// A map flattened into the struct takes the keys no field reads.
+    const REST: bool = false;
+
+    /// Runs `op` on entry `key` of the flattened map (calling [`rest`]).
+    fn rest<'d>(key: &str, op: Op<'_, '_>, draft: &'d mut Self::Draft) -> Reply<'d, Self::Field> {
+        let _ = (key, op, draft);
+        Reply::Wrapped(None)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +106,8 @@ enum Phase {
     Field { index: usize, fresh: bool },
     /// Skipping the value of an unknown or refused key.
     Skip,
+    /// Inside the value of a key the flattened map takes (the key is `key`).
+    Rest,
 }
 
 /// The frame of a model: routes keys to fields, hands each field's events to its type.
@@ -117,6 +128,18 @@ where
     scratch: Option<T::Draft>,
 }
 
+/// The key of a member the flattened map takes was read: serde's verdict on it, and no
+/// key twice (its first value has settled).
+fn rest_key<T: Object>(key: &str, raw: Raw<'_>, draft: &mut T::Draft) -> Result<(), Rejected>
+where
+    T::Draft: Default,
+{
+    match T::rest(key, Op::Key(raw), draft) {
+        Reply::Field(Err(rejected)) => Err(rejected),
+        _ => Ok(()),
+    }
+}
+
 impl<T: Object> ObjectFrame<T>
 where
     T::Draft: Default,
@@ -134,7 +157,7 @@ where
     }
 
     /// A key closed: route it, or refuse it as serde would.
-    fn key(&mut self, key: &str, raw: Raw<'_>, out: &mut Out) {
+    fn key(&mut self, key: &str, raw: Raw<'_>, draft: &mut T::Draft, out: &mut Out) {
         self.key.clear();
         self.key.push_str(key);
         self.keyed = true;
@@ -153,6 +176,10 @@ where
                 self.seen.insert(index);
                 self.phase = Phase::Field { index, fresh: true };
             }
+            None if T::REST => match rest_key::<T>(key, raw, draft) {
+                Ok(()) => self.phase = Phase::Rest,
+                Err(rejected) => out.reject_member(rejected),
+            },
             None => {
                 if let Some(known) = keys.deny_unknown {
                     out.reject_member(Rejected {
@@ -182,6 +209,18 @@ where
             Err(rejected) => out.reject_member(rejected),
         }
     }
+
+    /// An entry of the flattened map settled (or was rejected): back to reading keys.
+    fn rest_settled(&mut self, field: Result<T::Field, Rejected>, out: &mut Out) {
+        self.phase = Phase::Open;
+        match field {
+            Ok(field) => {
+                self.outbox = Some(field);
+                out.emit();
+            }
+            Err(rejected) => out.reject_member(rejected),
+        }
+    }
 }
 
 impl<T: Object> Frame for ObjectFrame<T>
@@ -193,7 +232,7 @@ where
             return FrameFlow::More;
         };
         match (self.phase, event) {
-            (Phase::Open, Event::Key(key, raw)) => self.key(key, *raw, out),
+            (Phase::Open, Event::Key(key, raw)) => self.key(key, *raw, draft, out),
             (Phase::Open, Event::EndObject(raw)) => {
                 out.closed = Some(raw.span());
                 return match T::complete(draft) {
@@ -227,6 +266,13 @@ where
                     self.phase = Phase::Open;
                 }
             }
+            (Phase::Rest, _) => {
+                match T::rest(&self.key, Op::Step(&mut self.member, event), draft) {
+                    Reply::Flow(Flow::Push(frame)) => return FrameFlow::Push(frame),
+                    Reply::Flow(Flow::Done(field)) => self.rest_settled(field, out),
+                    _ => {}
+                }
+            }
             // Keys always precede member values: nothing else reaches an open object.
             (Phase::Open, _) => {}
         }
@@ -240,6 +286,21 @@ where
         span: std::ops::Range<usize>,
         out: &mut Out,
     ) {
+        if let (Phase::Rest, Some(draft)) = (self.phase, draft.downcast_mut::<T::Draft>()) {
+            self.phase = Phase::Open;
+            if ok {
+                let wanted = out.events;
+                if let Reply::Field(field) =
+                    T::rest(&self.key, Op::Closed(Raw::span_only(span), wanted), draft)
+                {
+                    self.rest_settled(
+                        field.and_then(|f| f.ok_or_else(|| Rejected::unplaced(""))),
+                        out,
+                    );
+                }
+            }
+            return;
+        }
         let (Phase::Field { index, .. }, Some(draft)) =
             (self.phase, draft.downcast_mut::<T::Draft>())
         else {
@@ -262,6 +323,12 @@ where
     }
 
     fn child_draft<'d>(&mut self, draft: &'d mut dyn Any) -> Option<&'d mut dyn Any> {
+        if self.phase == Phase::Rest {
+            return match T::rest(&self.key, Op::Draft, draft.downcast_mut::<T::Draft>()?) {
+                Reply::Draft(draft) => draft,
+                _ => None,
+            };
+        }
         let Phase::Field { index, .. } = self.phase else {
             return None;
         };
@@ -272,11 +339,18 @@ where
     }
 
     fn wrap(&mut self, child: &mut dyn Any) -> bool {
+        // The draft is not needed to wrap a field: any draft of the type will do.
+        let unused = self.scratch.get_or_insert_with(T::Draft::default);
+        if self.phase == Phase::Rest {
+            self.outbox = match T::rest(&self.key, Op::Wrap(child), unused) {
+                Reply::Wrapped(field) => field,
+                _ => None,
+            };
+            return self.outbox.is_some();
+        }
         let Phase::Field { index, .. } = self.phase else {
             return false;
         };
-        // The draft is not needed to wrap a field: any draft of the type will do.
-        let unused = self.scratch.get_or_insert_with(T::Draft::default);
         self.outbox = match T::field(index, Op::Wrap(child), unused) {
             Reply::Wrapped(field) => field,
             _ => None,
@@ -380,6 +454,8 @@ pub enum Op<'a, 'e> {
     Draft,
     /// A field settled inside the field (in its frame's outbox): as the model's field.
     Wrap(&'a mut dyn Any),
+    /// The key of an entry of a flattened map closed: serde's verdict on it.
+    Key(Raw<'e>),
 }
 
 /// A field's answer to an [`Op`].
@@ -421,6 +497,44 @@ pub fn field<'d, M: StreamingModel, X: StreamingModel>(
                 .and_then(Option::take);
             Reply::Wrapped(field.and_then(|f| inner.map(|wrap| wrap(f))))
         }
+        Op::Key(_) => Reply::Field(Ok(None)),
+    }
+}
+
+/// Entry `key` of the map `M` flattened into the struct (in `slot`, made when its first
+/// entry begins): reported as `inner(entry)`.
+pub fn rest<'d, M: super::Rest, X: StreamingModel>(
+    key: &str,
+    op: Op<'_, '_>,
+    slot: &'d mut Option<M::Draft>,
+    inner: fn(M::Field) -> X::Field,
+) -> Reply<'d, X::Field>
+where
+    M::Draft: Default,
+{
+    let map = slot.get_or_insert_with(M::Draft::default);
+    match op {
+        Op::Key(raw) => Reply::Field(if M::has(key, map) {
+            Err(Rejected::custom(
+                format_args!("duplicate key `{key}`: its first value has settled"),
+                raw,
+            ))
+        } else {
+            M::check(key, raw.bytes())
+                .map(|()| None)
+                .map_err(|error| Rejected {
+                    error,
+                    span: raw.span(),
+                })
+        }),
+        Op::Step(member, event) => Reply::Flow(M::entry_step(key, member, event, map).map(inner)),
+        Op::Closed(raw, _) => Reply::Field(
+            M::entry_closed(key, map)
+                .map(|field| Some(inner(field)))
+                .map_err(|r| r.within(raw.span())),
+        ),
+        Op::Draft => Reply::Draft(M::entry_draft(key, map)),
+        Op::Wrap(child) => Reply::Wrapped(M::entry_wrap(key, child).map(inner)),
     }
 }
 

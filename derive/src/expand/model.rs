@@ -183,8 +183,28 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         quote! { #count }
     };
     let mut flattened_keys = Vec::new();
+    let mut rest = None;
     for (i, f) in cx.fields.iter().enumerate() {
         let k = proc_macro2::Literal::usize_unsuffixed(i);
+        if f.flatten && crate::shape::is_std_map(f.ty) {
+            // The map takes the keys nobody else reads.
+            let stream = stream_type(f);
+            let fident = &f.ident;
+            let field_enum = &cx.field_enum;
+            let vin = variant(f, "In");
+            rest = Some(quote! {
+                const REST: bool = true;
+
+                fn rest<'__d>(
+                    __k: &str,
+                    __o: __p::Op<'_, '_>,
+                    __d: &'__d mut Self::Draft,
+                ) -> __p::Reply<'__d, Self::Field> {
+                    __p::rest::<#stream, Self>(__k, __o, &mut __d.#fident, #field_enum::#vin)
+                }
+            });
+            continue;
+        }
         if f.flatten {
             let stream = stream_type(f);
             let fident = &f.ident;
@@ -283,6 +303,8 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 #(#require)*
                 __p::Ok(())
             }
+
+            #rest
         }
     }
 }

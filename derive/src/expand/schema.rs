@@ -63,7 +63,10 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
         } else {
             quote! { __p::None }
         };
-        if f.flatten {
+        if f.flatten && crate::shape::is_std_map(f.ty) {
+            let stream = stream_type(f);
+            quote! { __o.rest::<#stream>(__g); }
+        } else if f.flatten {
             let stream = stream_type(f);
             quote! { __o.flatten::<#stream>(__g); }
         } else if is_atomic(f) {

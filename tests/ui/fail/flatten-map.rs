@@ -2,11 +2,22 @@ use serde::Deserialize;
 use settled::StreamingModel;
 use std::collections::HashMap;
 
+// A `HashMap` or `BTreeMap` flattened takes the keys no field reads; other flattened
+// collections cannot stream, and two maps cannot both take them.
+
 #[derive(Debug, Deserialize, StreamingModel)]
 struct Post {
     title: String,
     #[serde(flatten)]
-    extra: HashMap<String, String>,
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Twice {
+    #[serde(flatten)]
+    first: HashMap<String, String>,
+    #[serde(flatten)]
+    second: HashMap<String, u8>,
 }
 
 fn main() {}
