@@ -753,3 +753,34 @@ fn tags_as_models_write_them_with_normalize_and_as_serde_reads_them_without() {
         );
     }
 }
+
+/// Recursive, internally tagged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "type")]
+pub enum Tree {
+    Node { child: Box<Tree> },
+    Leaf { text: String },
+}
+
+#[test]
+fn nested_late_tags_replay_within_a_budget() {
+    // Every level's tag comes last: each level keeps its members until its tag, and the
+    // levels inside keep them again as they are replayed.
+    let depth = 40;
+    let mut doc = format!(r#"{{"text": "{}", "type": "Leaf"}}"#, "x".repeat(100));
+    for _ in 0..depth {
+        doc = format!(r#"{{"child": {doc}, "type": "Node"}}"#);
+    }
+    let expected: Tree = serde_json::from_str(&doc).unwrap();
+    for chunk in [1, 7, 1000] {
+        let (_, _, end) = run::<Tree>(&doc, chunk);
+        assert_eq!(end.unwrap(), expected);
+    }
+    // With a byte cap just above the document, the replays would keep about `depth`
+    // copies of it: refused, at the value, as soon as the budget is crossed.
+    let options = settled::Options::default().max_bytes(doc.len() as u64 + 10);
+    let mut stream = Tree::stream_with_options(options);
+    let err = stream.feed(doc.as_bytes()).map(|_| ()).unwrap_err();
+    assert_eq!(err.error().kind(), ErrorKind::Validation);
+    assert!(err.to_string().contains("write the tag first"), "{err}");
+}

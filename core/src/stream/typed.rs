@@ -49,6 +49,8 @@ impl<T: StreamingModel> TypedStream<T> {
     pub fn with_options(mut options: Options) -> Self {
         options.max_depth = options.max_depth.min(crate::options::SERDE_MAX_DEPTH);
         let fail_fast = options.fail_fast;
+        let replay_budget =
+            usize::try_from(options.max_bytes.saturating_mul(2)).unwrap_or(usize::MAX);
         let mut scanner = Scanner::new(options);
         match T::SHAPE {
             Shape::Object => scanner.expect_root(true),
@@ -57,7 +59,7 @@ impl<T: StreamingModel> TypedStream<T> {
         }
         TypedStream {
             scanner,
-            sink: TypedSink::new(fail_fast),
+            sink: TypedSink::new(fail_fast, replay_budget),
             handlers: Vec::new(),
             empty: std::sync::OnceLock::new(),
             failed: None,

@@ -230,6 +230,8 @@ pub struct Out {
     pub(crate) place: Option<Box<dyn Any + Send>>,
     /// Events to send again, in order, once this one is handled.
     pub(crate) replay: Option<std::sync::Arc<super::replay::Recording>>,
+    /// Bytes this event had kept for a replay.
+    pub(crate) recorded: usize,
 }
 
 impl Out {

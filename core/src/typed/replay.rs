@@ -36,8 +36,8 @@ pub(crate) struct Recording {
 
 impl Recording {
     /// Keeps `event` (its text comes with the member that holds it, see
-    /// [`Recording::keep_text`]).
-    pub(crate) fn keep(&mut self, event: &Event<'_>) {
+    /// [`Recording::keep_text`]); returns the bytes it took.
+    pub(crate) fn keep(&mut self, event: &Event<'_>) -> usize {
         let kept = match *event {
             Event::BeginObject => Kept::BeginObject,
             Event::EndObject(raw) => Kept::EndObject(raw.span()),
@@ -49,7 +49,7 @@ impl Recording {
                 // One fragment per string is enough to replay it.
                 if let Some(Kept::Fragment(last)) = self.events.last_mut() {
                     last.push_str(text);
-                    return;
+                    return text.len();
                 }
                 Kept::Fragment(text.to_owned())
             }
@@ -58,18 +58,24 @@ impl Recording {
             Event::Bool(value, raw) => Kept::Bool(value, raw.span()),
             Event::Null(raw) => Kept::Null(raw.span()),
             Event::Seal(raw) => Kept::Seal(raw.span()),
-            Event::Place(_) => return,
+            Event::Place(_) => return 0,
+        };
+        let size = match &kept {
+            Kept::Key(text, _) | Kept::Fragment(text) | Kept::Number(text, _) => text.len(),
+            _ => 0,
         };
         self.events.push(kept);
+        size + std::mem::size_of::<Kept>()
     }
 
     /// Keeps the clean text of a member (or a key) that just completed: every kept event
-    /// inside it finds its text here.
-    pub(crate) fn keep_text(&mut self, raw: Raw<'_>) {
+    /// inside it finds its text here. Returns the bytes it took.
+    pub(crate) fn keep_text(&mut self, raw: Raw<'_>) -> usize {
         let bytes = raw.bytes();
         if !bytes.is_empty() {
             self.text.push((raw.span().start, bytes.to_vec()));
         }
+        bytes.len()
     }
 
     /// Ends the recording with a seal over `span`.

@@ -42,10 +42,16 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     root_span: std::ops::Range<usize>,
     /// Recordings being replayed, innermost last, each with the index of its next event.
     replaying: Vec<(Arc<Recording>, usize)>,
+    /// Bytes kept for replays so far, and the most they may take: members before a late
+    /// tag inside members before a late tag are kept once per level, so nesting could
+    /// otherwise multiply the memory a document takes.
+    recorded: usize,
+    replay_budget: usize,
 }
 
 impl<T: StreamingModel> TypedSink<T> {
-    pub(crate) fn new(fail_fast: bool) -> Self {
+    /// A sink whose replays may keep `replay_budget` bytes in all.
+    pub(crate) fn new(fail_fast: bool, replay_budget: usize) -> Self {
         TypedSink {
             slot: None,
             root: Member::default(),
@@ -58,6 +64,8 @@ impl<T: StreamingModel> TypedSink<T> {
             events: true,
             root_span: 0..0,
             replaying: Vec::new(),
+            recorded: 0,
+            replay_budget,
         }
     }
 
@@ -112,6 +120,13 @@ impl<T: StreamingModel> TypedSink<T> {
                 _ => FrameFlow::More,
             }
         };
+        if out.recorded > 0 {
+            self.recorded = self.recorded.saturating_add(out.recorded);
+            if self.recorded > self.replay_budget {
+                self.over_budget(top, &event);
+                return;
+            }
+        }
         if let Some(draft) = out.place.take() {
             self.place(top, draft);
         }
@@ -131,6 +146,41 @@ impl<T: StreamingModel> TypedSink<T> {
             }
         }
         self.propagate(&mut out, top);
+    }
+
+    /// The members kept for replays outgrew their budget: the value at `level` is refused
+    /// there, and the stream stops.
+    fn over_budget(&mut self, level: usize, event: &Event<'_>) {
+        let mut steps: Vec<Step<'_>> = Vec::new();
+        for frame in self.stack.iter().take(level) {
+            frame.path(&mut steps);
+        }
+        let mut path = Path::default();
+        for step in steps {
+            path.push(step);
+        }
+        let span = match *event {
+            Event::EndObject(raw)
+            | Event::EndArray(raw)
+            | Event::EndString(raw)
+            | Event::Number(_, raw)
+            | Event::Bool(_, raw)
+            | Event::Null(raw)
+            | Event::Key(_, raw) => raw.span(),
+            _ => 0..0,
+        };
+        let message = "the members written before this value's tag (or an untagged value) \
+                       outgrew the memory kept to replay them (twice the byte cap): write the \
+                       tag first";
+        self.rejections.push(Rejection {
+            path,
+            rejected: Rejected {
+                error: serde::de::Error::custom(message),
+                span,
+            },
+        });
+        self.replaying.clear();
+        self.settle_root(false);
     }
 
     /// Hands the draft of the frame at `level` to the step that owns its slot (its

@@ -351,7 +351,7 @@ impl<E: Union> EnumFrame<E> {
 
     fn untagged(first: &Event<'_>) -> Self {
         let mut recording = Recording::default();
-        recording.keep(first);
+        let _ = recording.keep(first);
         EnumFrame {
             phase: Phase::Untagged,
             recording: Some(recording),
@@ -462,7 +462,7 @@ impl<E: Union> EnumFrame<E> {
                 self.content = true;
                 match self.variant {
                     Some(_) => self.phase = Phase::Content,
-                    None => self.record(event, raw),
+                    None => self.record(event, raw, out),
                 }
             }
             Repr::Adjacent { tag, content } => {
@@ -474,16 +474,15 @@ impl<E: Union> EnumFrame<E> {
             }
             // A member before the tag (after it, the delegate reads them; a unit
             // variant's are ignored, as serde ignores them).
-            Repr::Internal { .. } if self.variant.is_none() => self.record(event, raw),
+            Repr::Internal { .. } if self.variant.is_none() => self.record(event, raw, out),
             Repr::Internal { .. } | Repr::Untagged => {}
         }
     }
 
     /// Keeps the member whose key is `event` until the tag is read.
-    fn record(&mut self, event: &Event<'_>, raw: Raw<'_>) {
+    fn record(&mut self, event: &Event<'_>, raw: Raw<'_>, out: &mut Out) {
         let recording = self.recording.get_or_insert_with(Recording::default);
-        recording.keep(event);
-        recording.keep_text(raw);
+        out.recorded += recording.keep(event) + recording.keep_text(raw);
         self.phase = Phase::Record;
     }
 
@@ -655,7 +654,7 @@ impl<E: Union> EnumFrame<E> {
         let Some(recording) = self.recording.as_mut() else {
             return FrameFlow::More;
         };
-        recording.keep(event);
+        out.recorded += recording.keep(event);
         let raw = match event {
             Event::EndObject(raw) | Event::EndArray(raw) if level == 0 => *raw,
             _ => {
@@ -667,7 +666,7 @@ impl<E: Union> EnumFrame<E> {
         match from_raw::<E>(raw) {
             Ok(value) => {
                 let index = E::index(&value);
-                recording.keep_text(raw);
+                out.recorded += recording.keep_text(raw);
                 recording.seal(raw.span());
                 let recording = self.recording.take().unwrap_or_default();
                 out.replay = Some(Arc::new(recording));
@@ -712,9 +711,9 @@ impl<E: Union> Frame for EnumFrame<E> {
             }
             Phase::Record => {
                 if let Some(recording) = self.recording.as_mut() {
-                    recording.keep(event);
+                    out.recorded += recording.keep(event);
                     if let Some(raw) = self.member.track(event) {
-                        recording.keep_text(raw);
+                        out.recorded += recording.keep_text(raw);
                         self.phase = Phase::Open;
                     }
                 }
