@@ -370,6 +370,8 @@ pub enum Step {
     },
     /// A newtype variant around a model.
     Labelled(Note),
+    /// A newtype variant around another union (its tag among this one's members).
+    Choice(Alt),
     /// A unit variant.
     Stop,
 }

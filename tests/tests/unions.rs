@@ -782,5 +782,159 @@ fn nested_late_tags_replay_within_a_budget() {
     let mut stream = Tree::stream_with_options(options);
     let err = stream.feed(doc.as_bytes()).map(|_| ()).unwrap_err();
     assert_eq!(err.error().kind(), ErrorKind::Validation);
-    assert!(err.to_string().contains("write the tag first"), "{err}");
+    assert!(
+        err.to_string().contains("outgrew twice the byte cap"),
+        "{err}"
+    );
+}
+
+/// Internally tagged, its newtype variants wrapping enums of every representation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "type")]
+pub enum Wrapping {
+    Inner(Kinded),
+    Ex(ExtInner),
+    Un(UnInner),
+    Bx(Box<Leaf>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "kind")]
+pub enum Kinded {
+    P { p: u8 },
+    Q,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub enum ExtInner {
+    P { p: u8 },
+    Q(u8),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(untagged)]
+pub enum UnInner {
+    P { p: u8 },
+    Q { q: String },
+}
+
+/// Adjacently tagged, with unit, `Option` and `other` variants.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "t", content = "c")]
+pub enum AdjUnits {
+    U,
+    N(i64),
+    O(Option<String>),
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub enum ExtOther {
+    A(u8),
+    #[serde(other)]
+    Other,
+}
+
+/// A generic union whose defaulted field uses the parameter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "type")]
+pub enum Gen<T> {
+    A {
+        x: T,
+        #[serde(default)]
+        more: Vec<T>,
+    },
+    B,
+}
+
+#[test]
+fn found_in_review_unions_inside_unions_units_and_others() {
+    fn same<
+        T: StreamingModel<Value = T> + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+    >(
+        doc: &str,
+    ) {
+        let serde = serde_json::from_str::<T>(doc);
+        for chunk in [1, 2, 7, 1000] {
+            let (_, drafts, ours) = run::<T>(doc, chunk);
+            match (&serde, &ours) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{doc}"),
+                (Err(_), Err(e)) => assert_eq!(e.kind(), ErrorKind::Validation, "{doc}: {e}"),
+                _ => panic!(
+                    "{doc} at {chunk}: serde {serde:?}, settled {ours:?} (drafts {drafts:?})"
+                ),
+            }
+        }
+    }
+    for doc in [
+        r#"{"type":"Inner","kind":"Q"}"#,
+        r#"{"kind":"P","p":3,"type":"Inner"}"#,
+        r#"{"type":"Inner","p":3,"kind":"P"}"#,
+        r#"{"type":"Ex","Q":1}"#,
+        r#"{"Q":1,"type":"Ex"}"#,
+        r#"{"type":"Ex","P":{"p":2}}"#,
+        r#"{"type":"Un","p":1}"#,
+        r#"{"q":"s","type":"Un"}"#,
+        r#"{"type":"Bx","name":"a","n":1}"#,
+        r#"{"type":"Inner","kind":"Z"}"#,
+    ] {
+        same::<Wrapping>(doc);
+    }
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Holder {
+        e: Wrapping,
+        z: u8,
+        v: Vec<Wrapping>,
+    }
+    same::<Holder>(
+        r#"{"e":{"type":"Inner","kind":"Q"},"z":1,"v":[{"type":"Ex","Q":3},{"type":"Un","q":"s"},{"kind":"Q","type":"Inner"}]}"#,
+    );
+    for doc in [
+        r#"{"c":5,"t":"U"}"#,
+        r#"{"c":null,"t":"U"}"#,
+        r#"{"t":"U","c":5}"#,
+        r#"{"c":{"deep":[1]},"t":"zz"}"#,
+        r#"{"t":"zz"}"#,
+        r#"{"t":"O"}"#,
+        r#"{"t":"O","c":null}"#,
+        r#"{"t":"N"}"#,
+    ] {
+        same::<AdjUnits>(doc);
+    }
+    for doc in [r#"{"zz":null}"#, r#"{"zz":1}"#, r#""zz""#, r#"{"A":1}"#] {
+        same::<ExtOther>(doc);
+    }
+    for doc in [
+        r#"{"type":"A","x":1}"#,
+        r#"{"x":1,"more":[2],"type":"A"}"#,
+        r#"{"type":"B"}"#,
+    ] {
+        same::<Gen<u8>>(doc);
+    }
+}
+
+#[test]
+fn flat_documents_stay_within_the_replay_budget() {
+    // Replayed values leave the budget: a long flat list of untagged and late-tagged
+    // values under a small byte cap is read whole.
+    let mut doc = String::from("[");
+    for i in 0..2000 {
+        if i > 0 {
+            doc.push(',');
+        }
+        doc.push_str(r#"{"x":"hello","y":true}"#);
+    }
+    doc.push(']');
+    let options = settled::Options::default().max_bytes(doc.len() as u64 + 1);
+    let mut stream = settled::TypedStream::<Vec<Untagged>>::with_options(options.clone());
+    stream.feed(doc.as_bytes()).unwrap();
+    assert_eq!(stream.finish().unwrap().len(), 2000);
+    let late = doc
+        .replace(r#""y":true"#, r#""type":"reply""#)
+        .replace(r#""x""#, r#""text""#);
+    let options = settled::Options::default().max_bytes(late.len() as u64 + 1);
+    let mut stream = settled::TypedStream::<Vec<Internal>>::with_options(options);
+    stream.feed(late.as_bytes()).unwrap();
+    assert_eq!(stream.finish().unwrap().len(), 2000);
 }

@@ -62,6 +62,11 @@ pub struct Keys {
 
 /// What the derive generates for a struct: its fields, by index. The frame of every model
 /// ([`ObjectFrame`]) is generic over it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be flattened into a streamed struct",
+    label = "`#[serde(flatten)]` streams a struct with named fields, a `HashMap` or a `BTreeMap`",
+    note = "an enum cannot be flattened yet: nest it under a key of its own, or derive only `Deserialize` on the outer struct and mark fields holding it `#[settled(atomic)]`"
+)]
 pub trait Object: StreamingModel<Value = Self> + serde::de::DeserializeOwned
 where
     Self::Draft: Default,

@@ -232,6 +232,8 @@ pub struct Out {
     pub(crate) replay: Option<std::sync::Arc<super::replay::Recording>>,
     /// Bytes this event had kept for a replay.
     pub(crate) recorded: usize,
+    /// Bytes kept for a replay that were dropped unreplayed.
+    pub(crate) released: usize,
 }
 
 impl Out {

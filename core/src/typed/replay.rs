@@ -29,6 +29,8 @@ enum Kept {
 /// Events kept in order, and the clean text they cover.
 #[derive(Debug, Default)]
 pub(crate) struct Recording {
+    /// The bytes it holds, as charged to the replay budget.
+    charged: usize,
     events: Vec<Kept>,
     /// Clean text, in pieces: where each piece starts in the clean buffer, and its bytes.
     text: Vec<(usize, Vec<u8>)>,
@@ -49,6 +51,7 @@ impl Recording {
                 // One fragment per string is enough to replay it.
                 if let Some(Kept::Fragment(last)) = self.events.last_mut() {
                     last.push_str(text);
+                    self.charged += text.len();
                     return text.len();
                 }
                 Kept::Fragment(text.to_owned())
@@ -65,7 +68,14 @@ impl Recording {
             _ => 0,
         };
         self.events.push(kept);
-        size + std::mem::size_of::<Kept>()
+        let size = size + std::mem::size_of::<Kept>();
+        self.charged += size;
+        size
+    }
+
+    /// The bytes charged to the replay budget for it.
+    pub(crate) fn charged(&self) -> usize {
+        self.charged
     }
 
     /// Keeps the clean text of a member (or a key) that just completed: every kept event
@@ -75,6 +85,7 @@ impl Recording {
         if !bytes.is_empty() {
             self.text.push((raw.span().start, bytes.to_vec()));
         }
+        self.charged += bytes.len();
         bytes.len()
     }
 

@@ -42,9 +42,9 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     root_span: std::ops::Range<usize>,
     /// Recordings being replayed, innermost last, each with the index of its next event.
     replaying: Vec<(Arc<Recording>, usize)>,
-    /// Bytes kept for replays so far, and the most they may take: members before a late
-    /// tag inside members before a late tag are kept once per level, so nesting could
-    /// otherwise multiply the memory a document takes.
+    /// Bytes kept for replays now (kept, and not yet replayed or dropped), and the most
+    /// they may take: members before a late tag inside members before a late tag are kept
+    /// once per level, so nesting could otherwise multiply the memory a document takes.
     recorded: usize,
     replay_budget: usize,
 }
@@ -93,6 +93,7 @@ impl<T: StreamingModel> TypedSink<T> {
                 Some(event) => self.dispatch(event),
                 None => {
                     self.replaying.pop();
+                    self.recorded = self.recorded.saturating_sub(recording.charged());
                 }
             }
         }
@@ -120,6 +121,7 @@ impl<T: StreamingModel> TypedSink<T> {
                 _ => FrameFlow::More,
             }
         };
+        self.recorded = self.recorded.saturating_sub(out.released);
         if out.recorded > 0 {
             self.recorded = self.recorded.saturating_add(out.recorded);
             if self.recorded > self.replay_budget {
@@ -169,9 +171,9 @@ impl<T: StreamingModel> TypedSink<T> {
             | Event::Key(_, raw) => raw.span(),
             _ => 0..0,
         };
-        let message = "the members written before this value's tag (or an untagged value) \
-                       outgrew the memory kept to replay them (twice the byte cap): write the \
-                       tag first";
+        let message = "the values kept to be replayed (members written before a late tag, \
+                       untagged values), kept again at each level they nest in, outgrew twice \
+                       the byte cap";
         self.rejections.push(Rejection {
             path,
             rejected: Rejected {
@@ -180,6 +182,7 @@ impl<T: StreamingModel> TypedSink<T> {
             },
         });
         self.replaying.clear();
+        self.recorded = 0;
         self.settle_root(false);
     }
 
@@ -357,6 +360,7 @@ impl<T: StreamingModel> Sink for TypedSink<T> {
         self.root = Member::default();
         self.stack.clear();
         self.replaying.clear();
+        self.recorded = 0;
         self.rejections.clear();
         self.done = None;
     }

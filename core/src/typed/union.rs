@@ -94,6 +94,9 @@ pub enum VariantOp<'a, 'e> {
     Wrap(&'a mut dyn Any),
     /// A unit variant was read: its draft.
     Unit,
+    /// The content is missing (an adjacently tagged enum's): serde's value for a missing
+    /// field (`None` for an `Option`) as if `null` (at this text) was written.
+    Missing(Raw<'e>),
 }
 
 /// A variant's answer to a [`VariantOp`].
@@ -180,6 +183,19 @@ pub fn variant<'d, C: StreamingModel, E: StreamingModel>(
         VariantOp::Unit => VariantReply::Flow(Flow::Done(Err(Rejected::unplaced(
             "this variant holds a value",
         )))),
+        VariantOp::Missing(null) => {
+            if super::missing::is_required::<C::Value>("content") {
+                return VariantReply::Flow(Flow::Done(Err(Rejected::custom("missing", null))));
+            }
+            let mut member = Member::default();
+            variant::<C, E>(
+                VariantOp::Step(&mut member, &Event::Null(null)),
+                payload,
+                place,
+                wrap,
+                inner,
+            )
+        }
     }
 }
 
@@ -205,6 +221,7 @@ pub fn unit_variant<'d, E: StreamingModel>(
         }
         VariantOp::Draft => VariantReply::Draft(None),
         VariantOp::Wrap(_) => VariantReply::Wrapped(None),
+        VariantOp::Missing(_) => VariantReply::Flow(Flow::Done(Ok(()))),
     }
 }
 
@@ -363,6 +380,13 @@ impl<E: Union> EnumFrame<E> {
         E::VARIANTS.kinds.get(index).copied().unwrap_or(Kind::Unit)
     }
 
+    /// The kept members are dropped unreplayed: their bytes leave the replay budget.
+    fn released(&mut self, out: &mut Out) {
+        if let Some(recording) = self.recording.take() {
+            out.released += recording.charged();
+        }
+    }
+
     fn reject(&mut self, rejected: Rejected, out: &mut Out) {
         self.failed = true;
         out.reject_member(rejected);
@@ -427,7 +451,7 @@ impl<E: Union> EnumFrame<E> {
                     );
                     return;
                 }
-                match variants.lookup(key) {
+                match variants.lookup(key).or(variants.other) {
                     Some(index) => {
                         self.variant = Some(index);
                         self.phase = Phase::Content;
@@ -509,8 +533,13 @@ impl<E: Union> EnumFrame<E> {
         let mut place = None;
         if Self::kind(index) == Kind::Unit {
             let _ = E::variant(index, VariantOp::Unit, None, &mut place);
-            // serde ignores the other members of a unit variant.
-            self.recording = None;
+            match variants.repr {
+                // Content written before the tag: replayed, the unit variant checks it
+                // is `null`, as serde does.
+                Repr::Adjacent { .. } if self.recording.is_some() => self.content = false,
+                // serde ignores the other members of an internally tagged unit variant.
+                _ => self.released(out),
+            }
         } else if let Repr::Internal { .. } = variants.repr {
             // The content is this object: its frame reads the members from here on.
             let mut member = Member::default();
@@ -521,7 +550,7 @@ impl<E: Union> EnumFrame<E> {
                     self.phase = Phase::Delegate;
                 }
                 _ => {
-                    self.recording = None;
+                    self.released(out);
                     return self.reject(
                         Rejected::custom(
                             format_args!(
@@ -547,8 +576,9 @@ impl<E: Union> EnumFrame<E> {
     }
 
     /// The enum's closing brace (outside a delegate).
-    fn close(&mut self, raw: Raw<'_>, out: &mut Out) -> FrameFlow {
+    fn close(&mut self, raw: Raw<'_>, draft: Option<&mut E::Draft>, out: &mut Out) -> FrameFlow {
         out.closed = Some(raw.span());
+        self.released(out);
         let variants = &E::VARIANTS;
         let missing = match variants.repr {
             Repr::External if self.variant.is_none() => Some(serde_json::Error::custom(
@@ -562,7 +592,20 @@ impl<E: Union> EnumFrame<E> {
                     && self.variant.is_some_and(|i| Self::kind(i) != Kind::Unit)
                     && !self.failed =>
             {
-                Some(serde_json::Error::missing_field(content))
+                // serde reads a missing content as it reads a missing field: `None` for
+                // an `Option`, else an error.
+                let index = self.variant.unwrap_or_default();
+                let end = raw.span().end;
+                let null = Raw::with_text(b"null", end..end);
+                let mut place = None;
+                let accepted = matches!(
+                    E::variant(index, VariantOp::Missing(null), draft, &mut place),
+                    VariantReply::Flow(Flow::Done(Ok(())))
+                );
+                if let Some(placed) = place.filter(|_| accepted) {
+                    out.place = Some(Box::new(placed));
+                }
+                (!accepted).then(|| serde_json::Error::missing_field(content))
             }
             _ => None,
         };
@@ -615,8 +658,9 @@ impl<E: Union> EnumFrame<E> {
         let Some(delegate) = self.delegate.as_mut() else {
             return FrameFlow::More;
         };
+        let mut draft = draft;
         let mut unused = None;
-        let payload = match E::variant(index, VariantOp::Draft, draft, &mut unused) {
+        let payload = match E::variant(index, VariantOp::Draft, draft.as_deref_mut(), &mut unused) {
             VariantReply::Draft(payload) => payload,
             _ => None,
         };
@@ -624,6 +668,19 @@ impl<E: Union> EnumFrame<E> {
             Some(payload) => delegate.event(event, payload, out),
             None => delegate.event(event, &mut (), out),
         };
+        if let Some(inner) = out.place.take() {
+            // The content's draft began late (an enum's): it becomes this enum's, through
+            // the content's own step.
+            let adopt = super::protocol::Adopt::new(inner);
+            let mut member = Member::default();
+            member.begun = true;
+            let mut place = None;
+            let step = VariantOp::Step(&mut member, &Event::Place(&adopt));
+            let _ = E::variant(index, step, draft, &mut place);
+            if let Some(placed) = place {
+                out.place = Some(Box::new(placed));
+            }
+        }
         if out.emitted {
             self.take_delegated(index, out);
         }
@@ -677,6 +734,7 @@ impl<E: Union> EnumFrame<E> {
                 FrameFlow::More
             }
             Err(rejected) => {
+                self.released(out);
                 out.reject_own(rejected);
                 FrameFlow::Done(false)
             }
@@ -729,7 +787,7 @@ impl<E: Union> Frame for EnumFrame<E> {
         }
         match event {
             Event::Key(key, raw) => self.key(key, *raw, event, out),
-            Event::EndObject(raw) => return self.close(*raw, out),
+            Event::EndObject(raw) => return self.close(*raw, draft, out),
             _ => {}
         }
         FrameFlow::More

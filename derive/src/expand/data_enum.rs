@@ -188,6 +188,15 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     let generics = &model.input.generics;
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let where_clause = where_clause(generics);
+    // The impls need what the user's serde derive needs (`T: Default` for a defaulted
+    // field that uses `T`, …): asked of the enum itself.
+    let impl_where = if generics.type_params().next().is_none() {
+        where_clause.clone()
+    } else if where_clause.is_empty() {
+        quote! { where #ident #ty_generics: ::settled::__private::serde::de::DeserializeOwned }
+    } else {
+        quote! { #where_clause, #ident #ty_generics: ::settled::__private::serde::de::DeserializeOwned }
+    };
     let params: Vec<&Ident> = generics.type_params().map(|p| &p.ident).collect();
     // A generic enum's draft gets its std impls by hand (the derives would bound the type
     // parameters, not the drafts), and serde's none (the drafts are `Serialize`).
@@ -386,7 +395,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             #(#private)*
 
             #[automatically_derived]
-            impl #impl_generics __p::StreamingModel for #ident #ty_generics #where_clause {
+            impl #impl_generics __p::StreamingModel for #ident #ty_generics #impl_where {
                 type Value = Self;
                 type Draft = #draft_enum #ty_generics;
                 type Field = #field_enum #ty_generics;
@@ -432,7 +441,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics __p::Union for #ident #ty_generics #where_clause {
+            impl #impl_generics __p::Union for #ident #ty_generics #impl_where {
                 const VARIANTS: __p::Variants = __p::Variants {
                     repr: #repr,
                     names: &[#(#names),*],
@@ -479,7 +488,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics #ident #ty_generics #where_clause {
+            impl #impl_generics #ident #ty_generics #impl_where {
                 /// A lenient stream of this type with the default options.
                 pub fn stream() -> ::settled::TypedStream<Self> {
                     ::settled::TypedStream::new()
@@ -535,8 +544,24 @@ fn hidden_struct(model: &Model<'_>, data: &DataEnum<'_>, v: &Variant<'_>) -> Der
         quote! { <#(#used),*> }
     };
     let user_where = model.input.generics.where_clause.as_ref();
+    // serde's own bounds would add `T: Default` for a defaulted field; the parameters
+    // need only be read.
+    let bound = (!used.is_empty()).then(|| {
+        let bounds = used
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}: ::settled::__private::serde::de::DeserializeOwned",
+                    p.ident
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        quote! { #[serde(bound(deserialize = #bounds))] }
+    });
     syn::parse_quote! {
         #[serde(crate = "::settled::__private::serde")]
+        #bound
         #rename
         #deny
         #vis struct #ident #generics #user_where {
