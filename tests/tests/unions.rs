@@ -71,6 +71,8 @@ pub enum Untagged {
     Text(String),
     Obj { x: String, y: Option<bool> },
     List(Vec<u8>),
+    Pair(u8, String),
+    Nothing,
 }
 
 /// A union of unions.
@@ -164,6 +166,8 @@ fn untagged() -> impl Strategy<Value = Untagged> {
         text().prop_map(Untagged::Text),
         (text(), any::<Option<bool>>()).prop_map(|(x, y)| Untagged::Obj { x, y }),
         prop::collection::vec(any::<u8>(), 0..4).prop_map(Untagged::List),
+        (any::<u8>(), text()).prop_map(|(n, s)| Untagged::Pair(n, s)),
+        Just(Untagged::Nothing),
     ]
 }
 
@@ -289,6 +293,12 @@ fn check_untagged(f: &UntaggedField, v: &Untagged) -> Result<(), TestCaseError> 
         }
         (UntaggedField::List(Item::Element(i, n)), Untagged::List(l)) => {
             prop_assert_eq!(Some(n), l.get(*i));
+        }
+        (UntaggedField::Pair(TupleItem::At0(Item::Element(0, n))), Untagged::Pair(m, _)) => {
+            prop_assert_eq!(n, m);
+        }
+        (UntaggedField::Pair(TupleItem::At1(Item::Element(1, s))), Untagged::Pair(_, t)) => {
+            prop_assert_eq!(s, t);
         }
         _ => return Err(fail(f, v)),
     }
