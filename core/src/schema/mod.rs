@@ -87,6 +87,10 @@ const OPENAI_KEYWORDS: &[&str] = &[
 /// object, only supported keywords. Mark the model `#[settled(strict)]` to have what strict
 /// mode cannot enforce (maps, `serde_json::Value`, unsupported constraints) rejected at
 /// compile time; unchecked, such fields come out as they are.
+///
+/// An enum with data is `anyOf` one closed object per variant (every property required,
+/// the tag first as a single-valued `enum`), which strict mode accepts anywhere but at the
+/// root: the root must be an object, so stream a struct that holds the enum.
 pub fn openai_strict<T: StreamingModel>() -> Schema {
     let mut schema = Schema::Object(body::<T>());
     strictify(&mut schema);
@@ -106,7 +110,8 @@ pub fn openai_response_format<T: StreamingModel>(name: &str) -> Schema {
     ])
 }
 
-/// An Anthropic tool whose `input_schema` is `T`'s schema.
+/// An Anthropic tool whose `input_schema` is `T`'s schema (the plain profile's body: an
+/// enum with data is `anyOf` there too, and a tool's input must be an object at the root).
 pub fn anthropic_tool<T: StreamingModel>(name: &str, description: &str) -> Schema {
     Schema::object([
         ("name", Schema::from(name)),
