@@ -42,11 +42,7 @@ pub struct ToolCall<T: StreamingModel> {
 /// How one tool call ended.
 pub type ToolResult<T> = Result<<T as StreamingModel>::Value, StreamError<T>>;
 
-impl<T> ToolStreams<T>
-where
-    T: StreamingModel,
-    T::Draft: Default,
-{
+impl<T: StreamingModel> ToolStreams<T> {
     /// No calls yet.
     pub fn new() -> Self {
         ToolStreams {
@@ -101,11 +97,7 @@ where
     }
 }
 
-impl<T> Default for ToolStreams<T>
-where
-    T: StreamingModel,
-    T::Draft: Default,
-{
+impl<T: StreamingModel> Default for ToolStreams<T> {
     fn default() -> Self {
         Self::new()
     }
