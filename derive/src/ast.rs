@@ -71,6 +71,8 @@ pub(crate) struct Variant<'a> {
     /// The name serde reads, and every name it accepts (the name first, then aliases).
     pub(crate) name: String,
     pub(crate) keys: Vec<String>,
+    /// The name serde writes (the draft serializes as the value does).
+    pub(crate) written: String,
     pub(crate) style: VariantStyle,
     /// `#[serde(other)]`.
     pub(crate) other: bool,
@@ -388,6 +390,7 @@ fn data_enum<'a>(
         keys.extend(v.attrs.aliases().iter().filter(|a| **a != name).cloned());
         out.push(Variant {
             original: v.original,
+            written: v.attrs.name().serialize_name().to_owned(),
             name,
             keys,
             style,

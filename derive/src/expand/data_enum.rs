@@ -151,7 +151,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     };
     let draft_variants = contents.iter().map(|(v, c)| {
         let vident = &v.original.ident;
-        let name = &v.name;
+        let name = &v.written;
         let vdocs = docs(&v.original.attrs);
         if v.style == VariantStyle::Unit {
             quote! { #(#vdocs)* #[serde(rename = #name)] #vident }
