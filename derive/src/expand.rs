@@ -24,6 +24,9 @@ use syn::{DeriveInput, Ident, Type};
 /// Parses, checks and expands; every error found is returned.
 pub(crate) fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
+    // `Self` in a field's type names the model; the generated items (the draft, the
+    // field enum, a variant's struct) are other types, so they get the model's name.
+    let input = &without_self(input);
     let model = ast::parse(input, &mut errors);
     if let Some(model) = &model {
         valid::check(model, &mut errors);
@@ -266,4 +269,46 @@ pub(crate) fn mentions(ty: &Type, params: &[&Ident]) -> bool {
         })
     }
     walk(quote! { #ty }, params)
+}
+
+/// `input` with `Self` in its fields' types replaced by the type's own name.
+fn without_self(input: &DeriveInput) -> DeriveInput {
+    let ident = &input.ident;
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    let named = quote! { #ident #ty_generics };
+    fn replace(tokens: TokenStream, named: &TokenStream) -> TokenStream {
+        tokens
+            .into_iter()
+            .map(|tt| match tt {
+                proc_macro2::TokenTree::Ident(i) if i == "Self" => named.clone(),
+                proc_macro2::TokenTree::Group(g) => {
+                    let mut group =
+                        proc_macro2::Group::new(g.delimiter(), replace(g.stream(), named));
+                    group.set_span(g.span());
+                    proc_macro2::TokenTree::Group(group).into()
+                }
+                other => other.into(),
+            })
+            .collect()
+    }
+    let fix = |field: &mut syn::Field| {
+        let ty = &field.ty;
+        let tokens = quote! { #ty };
+        if tokens.to_string().contains("Self") {
+            if let Ok(ty) = syn::parse2::<Type>(replace(tokens, &named)) {
+                field.ty = ty;
+            }
+        }
+    };
+    let mut out = input.clone();
+    match &mut out.data {
+        syn::Data::Struct(s) => s.fields.iter_mut().for_each(fix),
+        syn::Data::Enum(e) => e
+            .variants
+            .iter_mut()
+            .flat_map(|v| v.fields.iter_mut())
+            .for_each(fix),
+        syn::Data::Union(_) => {}
+    }
+    out
 }

@@ -39,6 +39,18 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
                 ));
             }
         }
+        if field.flatten && !std_map {
+            if let Some(map) = rest {
+                errors.push(syn::Error::new_spanned(
+                    field.original,
+                    format!(
+                        "declare the flattened map `{map}` after this flattened struct: serde \
+                         gives a map declared first the keys the structs after it read too, \
+                         which a stream cannot send to both"
+                    ),
+                ));
+            }
+        }
         if field.flatten && ((shape::is_map(field.ty) && !std_map) || field.with.is_some()) {
             errors.push(syn::Error::new_spanned(
                 field.original,

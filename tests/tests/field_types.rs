@@ -671,6 +671,119 @@ fn a_flattened_map_follows_serde() {
 }
 
 #[test]
+fn flattened_maps_inside_flattened_structs_and_under_deny_unknown_fields_follow_serde() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    struct Inner {
+        b: u8,
+        #[serde(flatten)]
+        rest: BTreeMap<String, u8>,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    struct Nested {
+        a: u8,
+        #[serde(flatten)]
+        inner: Inner,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    #[serde(deny_unknown_fields)]
+    struct Deny {
+        id: u8,
+        #[serde(flatten)]
+        rest: BTreeMap<String, u8>,
+    }
+    fn same<
+        T: StreamingModel<Value = T> + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
+    >(
+        doc: &str,
+    ) {
+        let serde = serde_json::from_str::<T>(doc);
+        for size in [1, 7, 100] {
+            let mut stream = settled::TypedStream::<T>::new();
+            let fed = chunk(doc.as_bytes(), &[size])
+                .into_iter()
+                .try_for_each(|piece| {
+                    stream
+                        .feed(piece)
+                        .map(|_| ())
+                        .map_err(|e| e.error().clone())
+                });
+            let ours = fed.and_then(|()| stream.finish().map_err(|e| e.error().clone()));
+            match (&serde, &ours) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{doc}"),
+                (Err(_), Err(e)) => assert_eq!(e.kind(), settled::ErrorKind::Validation, "{doc}"),
+                _ => panic!("{doc}: serde {serde:?}, settled {ours:?}"),
+            }
+        }
+    }
+    for doc in [
+        r#"{"a":1,"b":2,"x":3}"#,
+        r#"{"x":3,"a":1,"b":2,"y":4}"#,
+        r#"{"a":1,"b":2,"x":"s"}"#,
+        r#"{"a":1,"x":3}"#,
+    ] {
+        same::<Nested>(doc);
+    }
+    for doc in [r#"{"id":1,"x":2}"#, r#"{"x":2,"id":1}"#, r#"{"id":1}"#] {
+        same::<Deny>(doc);
+    }
+    // An alias and a name read as one enum key: the second is a duplicate, refused at its
+    // key (serde keeps the last; a settled value never changes).
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct ByLane {
+        name: String,
+        #[serde(flatten)]
+        m: BTreeMap<Lane, u8>,
+    }
+    #[derive(
+        Debug,
+        Clone,
+        Copy,
+        PartialEq,
+        Eq,
+        PartialOrd,
+        Ord,
+        Hash,
+        Serialize,
+        Deserialize,
+        StreamingModel,
+    )]
+    #[serde(rename_all = "lowercase")]
+    enum Lane {
+        Fast,
+        #[serde(alias = "sl")]
+        Slow,
+    }
+    let mut stream = ByLane::stream();
+    let err = stream
+        .feed(br#"{"name":"n","slow":1,"sl":2}"#)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(err.to_string().contains("duplicate key `sl`"), "{err}");
+    // The nested map's values are in the schema of the struct that flattens it.
+    let schema = settled::schema::openai_strict::<Nested>();
+    assert_eq!(schema["additionalProperties"]["type"], "integer");
+}
+
+#[test]
+fn self_in_a_field_type_names_the_model() {
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Chain {
+        label: String,
+        next: Option<Box<Self>>,
+        #[serde(default)]
+        children: Vec<Self>,
+    }
+    let doc =
+        r#"{"label":"a","next":{"label":"b","next":null},"children":[{"label":"c","next":null}]}"#;
+    let mut stream = Chain::stream();
+    stream.feed(doc.as_bytes()).unwrap();
+    assert_eq!(
+        stream.finish().unwrap(),
+        serde_json::from_str::<Chain>(doc).unwrap()
+    );
+}
+
+#[test]
 fn a_flattened_struct_follows_serde() {
     // Its missing member is serde's error, named as serde names it, where the object
     // closes; until then the stream is not satisfied.

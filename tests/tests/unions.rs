@@ -948,3 +948,53 @@ fn flat_documents_stay_within_the_replay_budget() {
     stream.feed(late.as_bytes()).unwrap();
     assert_eq!(stream.finish().unwrap().len(), 2000);
 }
+
+#[test]
+fn self_in_a_variant_names_the_enum_and_a_flattened_map_in_a_variant_is_in_its_schema() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    #[serde(tag = "kind")]
+    enum Expr {
+        Num {
+            value: i64,
+        },
+        Add {
+            left: Box<Self>,
+            right: Box<Self>,
+        },
+        List(Vec<Self>),
+        V {
+            id: u8,
+            #[serde(flatten)]
+            rest: std::collections::BTreeMap<String, u8>,
+        },
+    }
+    let doc = r#"{"left":{"kind":"Num","value":1},"right":{"value":2,"kind":"Num"},"kind":"Add"}"#;
+    let (_, _, end) = run::<Expr>(doc, 3);
+    assert_eq!(end.unwrap(), serde_json::from_str::<Expr>(doc).unwrap());
+    let instance = json!({"kind": "V", "id": 1, "x": 2});
+    assert_eq!(
+        serde_json::from_value::<Expr>(instance.clone()).unwrap(),
+        Expr::V {
+            id: 1,
+            rest: [("x".to_string(), 2)].into()
+        }
+    );
+    for schema in [
+        settled::schema::plain::<Expr>(),
+        settled::schema::openai_strict::<Expr>(),
+    ] {
+        assert!(
+            validator(&schema).is_valid(&instance),
+            "{}",
+            schema.to_value()
+        );
+    }
+    let (_, _, end) = run::<Expr>(&instance.to_string(), 1);
+    assert_eq!(
+        end.unwrap(),
+        Expr::V {
+            id: 1,
+            rest: [("x".to_string(), 2)].into()
+        }
+    );
+}

@@ -262,6 +262,10 @@ impl ObjectSchema {
         if let Some(Schema::Array(required)) = object.remove("required") {
             self.required.extend(required);
         }
+        // Its flattened map takes the keys nobody reads: so does this struct.
+        if let Some(rest @ Schema::Object(_)) = object.remove("additionalProperties") {
+            self.rest.get_or_insert(rest);
+        }
     }
 
     /// A map `M` flattened into this struct: the keys no property names hold its values.

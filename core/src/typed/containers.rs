@@ -239,8 +239,8 @@ pub enum Entry<V, F> {
 /// reads, and the struct's frame reads its entries itself, one key at a time.
 pub trait Rest: StreamingModel {
     /// serde's verdict on a key (its text and its JSON), as serde reads a flattened map's
-    /// keys.
-    fn check(key: &str, raw: &[u8]) -> Result<(), serde_json::Error>;
+    /// keys: the key as read (two texts, an alias and a name, may read as one key).
+    fn check(key: &str, raw: &[u8]) -> Result<String, serde_json::Error>;
     /// The map already holds `key`.
     fn has(key: &str, draft: &Self::Draft) -> bool;
     /// An event of entry `key`'s value.
@@ -585,9 +585,10 @@ macro_rules! keyed_map {
         where
             K: DeserializeOwned + std::fmt::Debug + Send + 'static $(+ $bound)+,
         {
-            fn check(key: &str, _raw: &[u8]) -> Result<(), serde_json::Error> {
+            fn check(key: &str, _raw: &[u8]) -> Result<String, serde_json::Error> {
                 // serde reads a flattened map's keys as strings: an integer key is refused.
-                serde_json::from_value::<K>(serde_json::Value::String(key.to_owned())).map(|_| ())
+                let read = serde_json::from_value::<K>(serde_json::Value::String(key.to_owned()))?;
+                Ok(format!("{read:?}"))
             }
 
             fn has(key: &str, draft: &Self::Draft) -> bool {

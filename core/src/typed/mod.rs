@@ -49,7 +49,8 @@ pub(crate) mod protocol_items {
     pub use super::normalize::normalized_step;
     pub use super::object::{
         Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, Within,
-        check_constraints, field, field_items, flattened, flattened_complete, object_step, rest,
+        check_constraints, field, field_items, flattened, flattened_complete, flattened_rest,
+        object_step, rest,
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,

@@ -131,16 +131,30 @@ where
     outbox: Option<T::Field>,
     /// A draft to hand the field table when wrapping (which reads none), made once.
     scratch: Option<T::Draft>,
+    /// The keys the flattened map took, as its key type reads them.
+    rest_read: std::collections::HashSet<String>,
 }
 
 /// The key of a member the flattened map takes was read: serde's verdict on it, and no
 /// key twice (its first value has settled).
-fn rest_key<T: Object>(key: &str, raw: Raw<'_>, draft: &mut T::Draft) -> Result<(), Rejected>
+fn rest_key<T: Object>(
+    key: &str,
+    raw: Raw<'_>,
+    draft: &mut T::Draft,
+    read: &mut std::collections::HashSet<String>,
+) -> Result<(), Rejected>
 where
     T::Draft: Default,
 {
     match T::rest(key, Op::Key(raw), draft) {
-        Reply::Field(Err(rejected)) => Err(rejected),
+        Reply::Key(Err(rejected)) => Err(rejected),
+        Reply::Key(Ok(as_read)) => match read.insert(as_read) {
+            true => Ok(()),
+            false => Err(Rejected::custom(
+                format_args!("duplicate key `{key}`: its first value has settled"),
+                raw,
+            )),
+        },
         _ => Ok(()),
     }
 }
@@ -158,6 +172,7 @@ where
             member: Member::default(),
             outbox: None,
             scratch: None,
+            rest_read: std::collections::HashSet::new(),
         }
     }
 
@@ -181,10 +196,14 @@ where
                 self.seen.insert(index);
                 self.phase = Phase::Field { index, fresh: true };
             }
-            None if T::REST => match rest_key::<T>(key, raw, draft) {
-                Ok(()) => self.phase = Phase::Rest,
-                Err(rejected) => out.reject_member(rejected),
-            },
+            // serde refuses every key a flattened map would take under
+            // `deny_unknown_fields`.
+            None if T::REST && keys.deny_unknown.is_none() => {
+                match rest_key::<T>(key, raw, draft, &mut self.rest_read) {
+                    Ok(()) => self.phase = Phase::Rest,
+                    Err(rejected) => out.reject_member(rejected),
+                }
+            }
             None => {
                 if let Some(known) = keys.deny_unknown {
                     out.reject_member(Rejected {
@@ -473,6 +492,8 @@ pub enum Reply<'d, F> {
     Draft(Option<&'d mut dyn Any>),
     /// To [`Op::Wrap`].
     Wrapped(Option<F>),
+    /// To [`Op::Key`]: the key as read, or serde's reason to refuse it.
+    Key(Result<String, Rejected>),
 }
 
 /// Field of type `M` (in `slot`), reported as `settled(value)`; fields settled inside it
@@ -519,18 +540,16 @@ where
 {
     let map = slot.get_or_insert_with(M::Draft::default);
     match op {
-        Op::Key(raw) => Reply::Field(if M::has(key, map) {
+        Op::Key(raw) => Reply::Key(if M::has(key, map) {
             Err(Rejected::custom(
                 format_args!("duplicate key `{key}`: its first value has settled"),
                 raw,
             ))
         } else {
-            M::check(key, raw.bytes())
-                .map(|()| None)
-                .map_err(|error| Rejected {
-                    error,
-                    span: raw.span(),
-                })
+            M::check(key, raw.bytes()).map_err(|error| Rejected {
+                error,
+                span: raw.span(),
+            })
         }),
         Op::Step(member, event) => Reply::Flow(M::entry_step(key, member, event, map).map(inner)),
         Op::Closed(raw, _) => Reply::Field(
@@ -594,6 +613,7 @@ where
         Reply::Field(Err(rejected)) => (Reply::Field(Err(rejected)), false),
         Reply::Wrapped(field) => (Reply::Wrapped(field.map(inner)), false),
         Reply::Draft(_) => (Reply::Draft(None), false),
+        Reply::Key(key) => (Reply::Key(key), false),
     };
     if settled {
         M::settled_mut(draft).insert(index);
@@ -602,6 +622,27 @@ where
         }
     }
     reply
+}
+
+/// Entry `key` of the map flattened into `M`, a struct flattened into this one (the keys
+/// nobody reads go to it): reported as `inner(field)`.
+pub fn flattened_rest<'d, M: Object, X: StreamingModel>(
+    key: &str,
+    op: Op<'_, '_>,
+    slot: &'d mut Option<M::Draft>,
+    inner: fn(M::Field) -> X::Field,
+) -> Reply<'d, X::Field>
+where
+    M::Draft: Default,
+{
+    let draft = slot.get_or_insert_with(M::Draft::default);
+    match M::rest(key, op, draft) {
+        Reply::Flow(flow) => Reply::Flow(flow.map(inner)),
+        Reply::Field(field) => Reply::Field(field.map(|f| f.map(inner))),
+        Reply::Wrapped(field) => Reply::Wrapped(field.map(inner)),
+        Reply::Draft(d) => Reply::Draft(d),
+        Reply::Key(k) => Reply::Key(k),
+    }
 }
 
 /// serde's verdict on the members of a flattened struct that never came.

@@ -938,9 +938,13 @@ fn with_tag(content: Schema, tag: &str, name: &str) -> Schema {
     out.insert("type", "object");
     out.insert("properties", Schema::Object(properties));
     out.insert("required", required);
-    out.insert("additionalProperties", false);
+    // Closed, unless a flattened map takes the other keys.
+    match content.remove("additionalProperties") {
+        Some(rest @ Schema::Object(_)) => out.insert("additionalProperties", rest),
+        _ => out.insert("additionalProperties", false),
+    }
     for (key, schema) in content.iter() {
-        if !matches!(key, "type" | "additionalProperties") {
+        if key != "type" {
             out.insert(key, schema.clone());
         }
     }

@@ -184,6 +184,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
     };
     let mut flattened_keys = Vec::new();
     let mut rest = None;
+    // Flattened structs whose own flattened map takes the keys nobody reads (when this
+    // struct has no map of its own).
+    let mut inner_rests = Vec::new();
     for (i, f) in cx.fields.iter().enumerate() {
         let k = proc_macro2::Literal::usize_unsuffixed(i);
         if f.flatten && crate::shape::is_std_map(f.ty) {
@@ -192,15 +195,18 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             let fident = &f.ident;
             let field_enum = &cx.field_enum;
             let vin = variant(f, "In");
-            rest = Some(quote! {
-                const REST: bool = true;
+            rest = Some(move |checks: TokenStream| {
+                quote! {
+                    const REST: bool = true;
 
-                fn rest<'__d>(
-                    __k: &str,
-                    __o: __p::Op<'_, '_>,
-                    __d: &'__d mut Self::Draft,
-                ) -> __p::Reply<'__d, Self::Field> {
-                    __p::rest::<#stream, Self>(__k, __o, &mut __d.#fident, #field_enum::#vin)
+                    fn rest<'__d>(
+                        __k: &str,
+                        __o: __p::Op<'_, '_>,
+                        __d: &'__d mut Self::Draft,
+                    ) -> __p::Reply<'__d, Self::Field> {
+                        #checks
+                        __p::rest::<#stream, Self>(__k, __o, &mut __d.#fident, #field_enum::#vin)
+                    }
                 }
             });
             continue;
@@ -223,6 +229,13 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 ),
             });
             require.push(quote! { __p::flattened_complete::<#stream>(&__d.#fident)?; });
+            inner_rests.push(quote! {
+                if <#stream as __p::Object>::REST {
+                    return __p::flattened_rest::<#stream, Self>(
+                        __k, __o, &mut __d.#fident, #field_enum::#vin,
+                    );
+                }
+            });
             base = quote! { (#start + #len) };
             continue;
         }
@@ -272,6 +285,47 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 __p::None
             }
         }
+    };
+    let rest = match rest {
+        Some(own) => {
+            // Both this struct's map and a flattened struct's would take the other keys
+            // (serde gives them to both): refused where the types are known.
+            let checks = cx.generics().params.is_empty().then(|| {
+                let flat = cx
+                    .fields
+                    .iter()
+                    .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty));
+                let streams = flat.map(|f| stream_type(f));
+                quote! {
+                    #(const _: () = ::core::assert!(
+                        !<#streams as __p::Object>::REST,
+                        "a struct with a flattened map cannot flatten a struct that has one too",
+                    );)*
+                }
+            });
+            let _ = &checks;
+            own(checks.unwrap_or_default())
+        }
+        None if !inner_rests.is_empty() => {
+            let flat = cx
+                .fields
+                .iter()
+                .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty));
+            let streams = flat.map(|f| stream_type(f));
+            quote! {
+                const REST: bool = false #(|| <#streams as __p::Object>::REST)*;
+
+                fn rest<'__d>(
+                    __k: &str,
+                    __o: __p::Op<'_, '_>,
+                    __d: &'__d mut Self::Draft,
+                ) -> __p::Reply<'__d, Self::Field> {
+                    #(#inner_rests)*
+                    __p::Reply::Wrapped(__p::None)
+                }
+            }
+        }
+        None => quote! {},
     };
     quote! {
         #[automatically_derived]

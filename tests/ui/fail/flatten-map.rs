@@ -20,4 +20,32 @@ struct Twice {
     second: HashMap<String, u8>,
 }
 
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Meta {
+    author: String,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct MapFirst {
+    #[serde(flatten)]
+    rest: HashMap<String, String>,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct WithRest {
+    id: u8,
+    #[serde(flatten)]
+    rest: HashMap<String, u8>,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct BothTakeTheRest {
+    #[serde(flatten)]
+    inner: WithRest,
+    #[serde(flatten)]
+    rest: HashMap<String, u8>,
+}
+
 fn main() {}
