@@ -107,6 +107,32 @@ fn run_case(name: &str) -> u64 {
             assert_eq!(stream.feed(&deep).unwrap_err().kind(), ErrorKind::TooDeep);
             (input.len() + deep.len()) as u64
         }
+        "unions_nested_late_tags" => {
+            // Late tags inside late tags: each level is replayed once more, but kept once
+            // (a range of the outer recording), so memory stays linear.
+            #[derive(Debug, serde::Deserialize, settled::StreamingModel)]
+            #[serde(tag = "k")]
+            enum Late {
+                Leaf { v: u8 },
+                Node { items: Vec<u16>, next: Box<Late> },
+            }
+            let items = (0..200)
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",");
+            let mut late = String::from(r#"{"v":1,"k":"Leaf"}"#);
+            for _ in 0..100 {
+                late = format!(r#"{{"items":[{items}],"next":{late},"k":"Node"}}"#);
+            }
+            // The draft only (`push`): events nested this deep are each wrapped once per
+            // level, which is what they cost, not what the replay keeps.
+            let mut stream = Late::stream();
+            for chunk in late.as_bytes().chunks(4096) {
+                stream.push(chunk).unwrap();
+            }
+            assert!(matches!(stream.finish().unwrap(), Late::Node { .. }));
+            late.len() as u64
+        }
         other => panic!("no case {other}"),
     }
 }
@@ -174,6 +200,11 @@ fn settled_paths_cost_memory_only_when_read() {
 #[test]
 fn deep_nesting_under_a_raised_cap_is_linear_and_bounded() {
     assert_bounded("deep_arrays_raised_cap", Duration::from_secs(120));
+}
+
+#[test]
+fn nested_late_tags_and_untagged_values_are_kept_once() {
+    assert_bounded("unions_nested_late_tags", Duration::from_secs(120));
 }
 
 #[test]

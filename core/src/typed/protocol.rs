@@ -234,6 +234,8 @@ pub struct Out {
     pub(crate) recorded: usize,
     /// Bytes kept for a replay that were dropped unreplayed.
     pub(crate) released: usize,
+    /// The event is being replayed from this recording (at this index).
+    pub(crate) origin: Option<super::replay::Origin>,
 }
 
 impl Out {

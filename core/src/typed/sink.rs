@@ -47,7 +47,17 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     /// once per level, so nesting could otherwise multiply the memory a document takes.
     recorded: usize,
     replay_budget: usize,
+    /// Events from the scanner, and events replayed: a value kept inside kept values is
+    /// replayed once per level it nests in, so replays may take at most
+    /// [`REPLAY_FACTOR`] times the events read (plus [`REPLAY_SLACK`]).
+    live: u64,
+    replayed: u64,
 }
+
+/// How many times the events read the replays may send (late tags nested in late tags).
+const REPLAY_FACTOR: u64 = 64;
+/// Replayed events allowed on top of that, whatever the document.
+const REPLAY_SLACK: u64 = 1 << 16;
 
 impl<T: StreamingModel> TypedSink<T> {
     /// A sink whose replays may keep `replay_budget` bytes in all.
@@ -66,6 +76,8 @@ impl<T: StreamingModel> TypedSink<T> {
             replaying: Vec::new(),
             recorded: 0,
             replay_budget,
+            live: 0,
+            replayed: 0,
         }
     }
 
@@ -84,13 +96,18 @@ impl<T: StreamingModel> TypedSink<T> {
     /// One event from the scanner, then whatever it asked to replay (a replayed event may
     /// ask for more: a loop, not recursion).
     fn event(&mut self, event: Event<'_>) {
-        self.dispatch(event);
+        self.dispatch(event, None);
         while let Some((recording, next)) = self.replaying.last_mut() {
             let recording = Arc::clone(recording);
             let index = *next;
             *next += 1;
             match recording.event(index) {
-                Some(event) => self.dispatch(event),
+                Some(event) => {
+                    let origin = recording.origin(index).or_else(|| {
+                        (index < recording.kept()).then(|| (Arc::clone(&recording), index))
+                    });
+                    self.dispatch(event, origin);
+                }
                 None => {
                     self.replaying.pop();
                     self.recorded = self.recorded.saturating_sub(recording.charged());
@@ -99,10 +116,22 @@ impl<T: StreamingModel> TypedSink<T> {
         }
     }
 
-    fn dispatch(&mut self, event: Event<'_>) {
+    fn dispatch(&mut self, event: Event<'_>, origin: Option<super::replay::Origin>) {
         if self.done.is_some() || self.halted() {
             self.replaying.clear();
             return;
+        }
+        match origin {
+            None => self.live += 1,
+            Some(_) => {
+                self.replayed += 1;
+                let allowed = self.live.saturating_mul(REPLAY_FACTOR) + REPLAY_SLACK;
+                if self.replayed > allowed {
+                    let level = self.stack.len().saturating_sub(1);
+                    self.over_budget(level, &event);
+                    return;
+                }
+            }
         }
         let Some(top) = self.stack.len().checked_sub(1) else {
             self.root_event(&event);
@@ -110,6 +139,7 @@ impl<T: StreamingModel> TypedSink<T> {
         };
         let mut out = Out {
             events: self.events,
+            origin,
             ..Out::default()
         };
         let flow = {
@@ -171,9 +201,10 @@ impl<T: StreamingModel> TypedSink<T> {
             | Event::Key(_, raw) => raw.span(),
             _ => 0..0,
         };
-        let message = "the values kept to be replayed (members written before a late tag, \
-                       untagged values), kept again at each level they nest in, outgrew twice \
-                       the byte cap";
+        let message = "values kept to be replayed (members written before a late tag, \
+                       untagged values) nest too deep in one another to replay within the \
+                       stream's budget (4 times the byte cap kept, 64 times the events read \
+                       sent again); write tags before the members they select";
         self.rejections.push(Rejection {
             path,
             rejected: Rejected {
@@ -183,6 +214,7 @@ impl<T: StreamingModel> TypedSink<T> {
         });
         self.replaying.clear();
         self.recorded = 0;
+        self.replayed = 0;
         self.settle_root(false);
     }
 

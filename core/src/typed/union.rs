@@ -368,7 +368,7 @@ impl<E: Union> EnumFrame<E> {
 
     fn untagged(first: &Event<'_>) -> Self {
         let mut recording = Recording::default();
-        let _ = recording.keep(first);
+        let _ = recording.keep(first, None);
         EnumFrame {
             phase: Phase::Untagged,
             recording: Some(recording),
@@ -506,7 +506,7 @@ impl<E: Union> EnumFrame<E> {
     /// Keeps the member whose key is `event` until the tag is read.
     fn record(&mut self, event: &Event<'_>, raw: Raw<'_>, out: &mut Out) {
         let recording = self.recording.get_or_insert_with(Recording::default);
-        out.recorded += recording.keep(event) + recording.keep_text(raw);
+        out.recorded += recording.keep(event, out.origin.as_ref()) + recording.keep_text(raw);
         self.phase = Phase::Record;
     }
 
@@ -711,7 +711,7 @@ impl<E: Union> EnumFrame<E> {
         let Some(recording) = self.recording.as_mut() else {
             return FrameFlow::More;
         };
-        out.recorded += recording.keep(event);
+        out.recorded += recording.keep(event, out.origin.as_ref());
         let raw = match event {
             Event::EndObject(raw) | Event::EndArray(raw) if level == 0 => *raw,
             _ => {
@@ -769,7 +769,7 @@ impl<E: Union> Frame for EnumFrame<E> {
             }
             Phase::Record => {
                 if let Some(recording) = self.recording.as_mut() {
-                    out.recorded += recording.keep(event);
+                    out.recorded += recording.keep(event, out.origin.as_ref());
                     if let Some(raw) = self.member.track(event) {
                         out.recorded += recording.keep_text(raw);
                         self.phase = Phase::Open;
