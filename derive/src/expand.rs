@@ -312,3 +312,27 @@ fn without_self(input: &DeriveInput) -> DeriveInput {
     }
     out
 }
+
+/// `X::stream()`, `X::stream_with_options(options)` and `X::json_schema()`, whose doc says
+/// what `schema` is.
+pub(crate) fn inherent(head: TokenStream, schema: &str) -> TokenStream {
+    quote! {
+        #[automatically_derived]
+        #head {
+            /// A lenient stream of this type with the default options.
+            pub fn stream() -> ::settled::TypedStream<Self> {
+                ::settled::TypedStream::new()
+            }
+
+            /// A stream of this type with `options` (strict mode, limits).
+            pub fn stream_with_options(options: ::settled::Options) -> ::settled::TypedStream<Self> {
+                ::settled::TypedStream::with_options(options)
+            }
+
+            #[doc = #schema]
+            pub fn json_schema() -> ::settled::schema::Schema {
+                ::settled::schema::plain::<Self>()
+            }
+        }
+    }
+}

@@ -522,26 +522,24 @@ fn a_wrong_tag_fails_at_the_tag_in_the_chunk_it_settles() {
     assert!(err.to_string().contains("unknown variant `shout`"), "{err}");
 }
 
-#[test]
-fn every_representation_reads_as_serde_reads() {
-    // (document, what serde says: the value or its error)
-    fn same<
-        T: StreamingModel<Value = T> + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
-    >(
-        doc: &str,
-    ) {
-        let serde = serde_json::from_str::<T>(doc);
-        for chunk in [1, 3, 7, 1000] {
-            let (_, drafts, ours) = run::<T>(doc, chunk);
-            match (&serde, &ours) {
-                (Ok(a), Ok(b)) => assert_eq!(a, b, "{doc}"),
-                (Err(_), Err(e)) => assert_eq!(e.kind(), ErrorKind::Validation, "{doc}: {e}"),
-                _ => panic!(
-                    "{doc} at {chunk}: serde {serde:?}, settled {ours:?} (drafts {drafts:?})"
-                ),
-            }
+/// `doc` reads as serde reads it, at every chunking: serde's value, or a `Validation`
+/// error where serde refuses it.
+fn same<T: StreamingModel<Value = T> + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug>(
+    doc: &str,
+) {
+    let serde = serde_json::from_str::<T>(doc);
+    for chunk in [1, 2, 3, 7, 1000] {
+        let (_, drafts, ours) = run::<T>(doc, chunk);
+        match (&serde, &ours) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{doc}"),
+            (Err(_), Err(e)) => assert_eq!(e.kind(), ErrorKind::Validation, "{doc}: {e}"),
+            _ => panic!("{doc} at {chunk}: serde {serde:?}, settled {ours:?} (drafts {drafts:?})"),
         }
     }
+}
+
+#[test]
+fn every_representation_reads_as_serde_reads() {
     same::<External>(r#""Unit""#);
     same::<External>(r#"{"Unit": null}"#);
     same::<External>(r#"{"Text": "a"}"#);
@@ -882,23 +880,6 @@ pub enum Gen<T> {
 
 #[test]
 fn found_in_review_unions_inside_unions_units_and_others() {
-    fn same<
-        T: StreamingModel<Value = T> + for<'de> Deserialize<'de> + PartialEq + std::fmt::Debug,
-    >(
-        doc: &str,
-    ) {
-        let serde = serde_json::from_str::<T>(doc);
-        for chunk in [1, 2, 7, 1000] {
-            let (_, drafts, ours) = run::<T>(doc, chunk);
-            match (&serde, &ours) {
-                (Ok(a), Ok(b)) => assert_eq!(a, b, "{doc}"),
-                (Err(_), Err(e)) => assert_eq!(e.kind(), ErrorKind::Validation, "{doc}: {e}"),
-                _ => panic!(
-                    "{doc} at {chunk}: serde {serde:?}, settled {ours:?} (drafts {drafts:?})"
-                ),
-            }
-        }
-    }
     for doc in [
         r#"{"type":"Inner","kind":"Q"}"#,
         r#"{"kind":"P","p":3,"type":"Inner"}"#,

@@ -378,6 +378,11 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
         }
         _ => quote! { __p::Shape::Object },
     };
+    let inherent = super::inherent(
+        quote! { impl #impl_generics #ident #ty_generics #impl_where },
+        "The JSON Schema (2020-12) of this type: `anyOf` one closed object per variant, the \
+         tag first.",
+    );
     let description = model
         .attrs
         .description
@@ -487,24 +492,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 }
             }
 
-            #[automatically_derived]
-            impl #impl_generics #ident #ty_generics #impl_where {
-                /// A lenient stream of this type with the default options.
-                pub fn stream() -> ::settled::TypedStream<Self> {
-                    ::settled::TypedStream::new()
-                }
-
-                /// A stream of this type with `options` (strict mode, limits).
-                pub fn stream_with_options(options: ::settled::Options) -> ::settled::TypedStream<Self> {
-                    ::settled::TypedStream::with_options(options)
-                }
-
-                /// The JSON Schema (2020-12) of this type: `anyOf` one closed object per
-                /// variant, the tag first.
-                pub fn json_schema() -> ::settled::schema::Schema {
-                    ::settled::schema::plain::<Self>()
-                }
-            }
+            #inherent
         };
     }
 }

@@ -22,6 +22,11 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let strict = super::schema::strict_checks(cx);
     let into_value = construct(cx);
     let object = object_impl(cx);
+    let inherent = super::inherent(
+        quote! { impl #impl_generics #ident #ty_generics #where_clause },
+        "The JSON Schema (2020-12) of this type: properties in field order, keys as serde \
+         reads them, doc comments as descriptions, nested models in `$defs`.",
+    );
     quote! {
         #(#markers)*
 
@@ -64,24 +69,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         #object
         #strict
 
-        #[automatically_derived]
-        impl #impl_generics #ident #ty_generics #where_clause {
-            /// A lenient stream of this type with the default options.
-            pub fn stream() -> ::settled::TypedStream<Self> {
-                ::settled::TypedStream::new()
-            }
-
-            /// A stream of this type with `options` (strict mode, limits).
-            pub fn stream_with_options(options: ::settled::Options) -> ::settled::TypedStream<Self> {
-                ::settled::TypedStream::with_options(options)
-            }
-
-            /// The JSON Schema (2020-12) of this type: properties in field order, keys as
-            /// serde reads them, doc comments as descriptions, nested models in `$defs`.
-            pub fn json_schema() -> ::settled::schema::Schema {
-                ::settled::schema::plain::<Self>()
-            }
-        }
+        #inherent
     }
 }
 
