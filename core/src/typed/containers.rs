@@ -353,11 +353,7 @@ impl<T: StreamingModel, M: DraftMap<T::Draft>> Frame for MapFrame<T, M> {
                 };
                 let again = read.is_some_and(|read| !self.read.insert(read));
                 if again || map.entry(key).is_some() {
-                    // serde would keep the last value; the first has settled and been
-                    // reported, and a settled value never changes: refused.
-                    let message =
-                        format_args!("duplicate key `{key}`: its first value has settled");
-                    out.reject_member(Rejected::custom(message, *raw));
+                    out.reject_member(Rejected::duplicate_key(key, *raw));
                     self.phase = MapPhase::Skip;
                 } else {
                     self.phase = MapPhase::Value;

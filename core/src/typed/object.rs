@@ -150,10 +150,7 @@ where
         Reply::Key(Err(rejected)) => Err(rejected),
         Reply::Key(Ok(as_read)) => match read.insert(as_read) {
             true => Ok(()),
-            false => Err(Rejected::custom(
-                format_args!("duplicate key `{key}`: its first value has settled"),
-                raw,
-            )),
+            false => Err(Rejected::duplicate_key(key, raw)),
         },
         _ => Ok(()),
     }
@@ -496,6 +493,19 @@ pub enum Reply<'d, F> {
     Key(Result<String, Rejected>),
 }
 
+impl<'d, F> Reply<'d, F> {
+    /// The same reply with its field mapped (a flattened struct's, as its parent's).
+    fn map<G>(self, inner: fn(F) -> G) -> Reply<'d, G> {
+        match self {
+            Reply::Flow(flow) => Reply::Flow(flow.map(inner)),
+            Reply::Field(field) => Reply::Field(field.map(|f| f.map(inner))),
+            Reply::Wrapped(field) => Reply::Wrapped(field.map(inner)),
+            Reply::Draft(draft) => Reply::Draft(draft),
+            Reply::Key(key) => Reply::Key(key),
+        }
+    }
+}
+
 /// Field of type `M` (in `slot`), reported as `settled(value)`; fields settled inside it
 /// are reported as `inner(field)`.
 pub fn field<'d, M: StreamingModel, X: StreamingModel>(
@@ -541,10 +551,7 @@ where
     let map = slot.get_or_insert_with(M::Draft::default);
     match op {
         Op::Key(raw) => Reply::Key(if M::has(key, map) {
-            Err(Rejected::custom(
-                format_args!("duplicate key `{key}`: its first value has settled"),
-                raw,
-            ))
+            Err(Rejected::duplicate_key(key, raw))
         } else {
             M::check(key, raw.bytes()).map_err(|error| Rejected {
                 error,
@@ -636,13 +643,7 @@ where
     M::Draft: Default,
 {
     let draft = slot.get_or_insert_with(M::Draft::default);
-    match M::rest(key, op, draft) {
-        Reply::Flow(flow) => Reply::Flow(flow.map(inner)),
-        Reply::Field(field) => Reply::Field(field.map(|f| f.map(inner))),
-        Reply::Wrapped(field) => Reply::Wrapped(field.map(inner)),
-        Reply::Draft(d) => Reply::Draft(d),
-        Reply::Key(k) => Reply::Key(k),
-    }
+    M::rest(key, op, draft).map(inner)
 }
 
 /// serde's verdict on the members of a flattened struct that never came.

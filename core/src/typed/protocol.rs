@@ -167,6 +167,15 @@ impl Rejected {
         }
     }
 
+    /// A map key read twice: serde would keep the last value, but the first has settled
+    /// (and been shown and reported), and a settled value never changes.
+    pub fn duplicate_key(key: &str, raw: Raw<'_>) -> Self {
+        Rejected::custom(
+            format_args!("duplicate key `{key}`: its first value has settled"),
+            raw,
+        )
+    }
+
     /// serde's `message` about a value whose place the caller knows (see
     /// [`Rejected::within`]).
     pub fn unplaced(message: impl std::fmt::Display) -> Self {

@@ -104,13 +104,9 @@ impl Frame for ValueFrame {
                     Some(Value::Object(map)) if map.contains_key(key)
                 );
                 if duplicate {
-                    // serde keeps the last value; the draft already shows the first as
-                    // complete, and shown values never change: refused.
-                    let message =
-                        format_args!("duplicate key `{key}`: its first value has settled");
                     self.reject(
                         Seg::Key(key.to_owned()),
-                        Rejected::custom(message, raw),
+                        Rejected::duplicate_key(key, raw),
                         out,
                     );
                     self.skipping = Some(Member::default());
