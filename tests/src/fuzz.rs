@@ -665,4 +665,41 @@ pub fn options(data: &[u8]) {
         whole, bytewise,
         "{options:?}: the outcome depends on the chunking"
     );
+    let whole = typed_outcome(&options, &[input]);
+    let bytewise = typed_outcome(&options, &chunked(input, &[1]));
+    assert_eq!(
+        whole, bytewise,
+        "{options:?}: the typed outcome depends on the chunking"
+    );
+}
+
+/// How a typed stream of [`Thread`] with `options` ended: the value as JSON, or the
+/// error's kind and offset (within the input). The draft renders after every chunk.
+fn typed_outcome(options: &Options, chunks: &[&[u8]]) -> Outcome {
+    let total: u64 = chunks.iter().map(|c| c.len() as u64).sum();
+    let mut stream = Thread::stream_with_options(options.clone());
+    let mut failed = None;
+    for chunk in chunks {
+        if let Err(e) = stream.feed(chunk) {
+            failed = Some(e.into_error());
+            break;
+        }
+        let rendered = serde_json::to_string(stream.draft());
+        assert!(rendered.is_ok(), "the draft renders: {rendered:?}");
+    }
+    let result = match failed {
+        Some(e) => Err(e),
+        None => stream
+            .finish()
+            .map(|t| serde_json::to_string(&t).unwrap_or_default())
+            .map_err(settled::Error::from),
+    };
+    result.map_err(|e| {
+        assert!(
+            e.offset() <= total,
+            "offset {} past {total} bytes",
+            e.offset()
+        );
+        (e.kind(), e.offset())
+    })
 }
