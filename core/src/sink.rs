@@ -15,15 +15,8 @@ pub struct Raw<'a> {
 }
 
 impl<'a> Raw<'a> {
-    pub(crate) fn new(clean: &'a [u8], span: Range<usize>) -> Self {
-        Raw {
-            text: clean.get(span.clone()).unwrap_or_default(),
-            start: span.start,
-            end: span.end,
-        }
-    }
-
-    /// Text kept elsewhere (a replayed event's), at `span`.
+    /// `text`, the value at `span` of the clean text (empty when that text was released;
+    /// a replayed event's text is kept elsewhere).
     pub(crate) fn with_text(text: &'a [u8], span: Range<usize>) -> Self {
         Raw {
             text,
@@ -116,6 +109,15 @@ pub trait Sink {
     /// [`Sink::reset`]: bring that complete value back (the scanner then reports success
     /// with a warning rather than a truncation).
     fn restore(&mut self) {}
+    /// How many of the outermost open containers the sink needs no more text of (`0`, the
+    /// default: all of it). After each chunk the scanner releases the clean text before
+    /// the next open container, or before the open scalar when there is none: a sink that
+    /// builds its values from the events keeps memory to what is still open. A released
+    /// value's [`Raw`] has an empty text (its span stays), and
+    /// [`Scanner::clean`](crate::Scanner::clean) holds only the text after it.
+    fn released_depth(&self) -> usize {
+        0
+    }
 }
 
 /// A sink that ignores every event: the scanner alone, for validation and benchmarks.

@@ -17,14 +17,14 @@ pub(crate) fn rejected_root(scanner: &Scanner, rejected: &Rejected) -> Error {
 
 fn at(scanner: &Scanner, path: String, rejected: &Rejected) -> Error {
     let span = rejected.span.clone();
-    let text = scanner.clean().get(span.clone()).filter(|t| !t.is_empty());
+    let text = scanner.clean_text(span.clone()).filter(|t| !t.is_empty());
     let value = text.map(|t| shorten(&String::from_utf8_lossy(t)));
     let position = scanner.clean_position(span.start);
     let validation = Validation {
         path,
         message: serde_message(&rejected.error),
         value,
-        clean: crate::error::line_column(scanner.clean(), span.start),
+        clean: scanner.clean_line_column(span.start),
     };
     Error::validation(
         validation,

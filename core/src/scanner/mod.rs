@@ -24,9 +24,31 @@ pub use second::{Warning, WarningKind};
 #[derive(Debug, Clone)]
 struct Previous {
     clean: Vec<u8>,
+    window: Window,
     root_offset: u64,
     root_position: (u64, u64),
 }
+
+/// The part of the root's clean text still held: offsets stay those of the whole text,
+/// `clean[0]` being offset `base`.
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    base: usize,
+    /// Line and column (1-based, in bytes) of offset `base` in the clean text.
+    line: u64,
+    column: u64,
+}
+
+impl Window {
+    const START: Window = Window {
+        base: 0,
+        line: 1,
+        column: 1,
+    };
+}
+
+/// Text below this many bytes is never released (a release moves what is kept).
+const RELEASE_MIN: usize = 16 * 1024;
 
 /// Why a step stopped, and at which index of the current chunk.
 #[derive(Debug)]
@@ -70,6 +92,12 @@ pub struct Scanner {
     state: State,
     stack: Vec<Frame>,
     clean: Vec<u8>,
+    /// Where `clean` starts in the root's clean text: the text before it was released
+    /// (a sink that needs no more of it, [`Sink::released_depth`]).
+    window: Window,
+    /// Line and column of the open containers that start in released text: a container
+    /// refused when it closes is reported at its start.
+    anchors: Vec<(usize, (u64, u64))>,
     /// The last key read, escapes decoded; handed to the sink when its value begins.
     key: String,
     /// The open string is a key.
@@ -148,6 +176,8 @@ impl Scanner {
             state,
             stack: Vec::new(),
             clean: Vec::new(),
+            window: Window::START,
+            anchors: Vec::new(),
             key: String::new(),
             in_key: false,
             key_start: 0,
@@ -288,11 +318,14 @@ impl Scanner {
                 break;
             }
         }
-        if !over.is_empty() {
+        // A sink that halted (a value refused) stopped the scan before the cap: its error
+        // is the one to report, as it is when the bytes past the cap come in a later chunk.
+        if !over.is_empty() && !sink.halted() {
             let reason = Reason::TooLarge(self.options.max_bytes);
             return Err(self.fail(reason, bytes, bytes.len()));
         }
         self.advance(bytes);
+        self.release(sink.released_depth());
         Ok(())
     }
 
@@ -356,6 +389,8 @@ impl Scanner {
             return false;
         };
         self.clean = previous.clean;
+        self.window = previous.window;
+        self.anchors.clear();
         self.root_offset = previous.root_offset;
         self.root_position = previous.root_position;
         self.stack.clear();
@@ -417,11 +452,11 @@ impl Scanner {
     /// Forgets the tentative root (or the second root being checked) and returns to prose.
     fn drop_root(&mut self) {
         if self.done {
-            self.clean.truncate(self.second_start);
+            self.truncate_clean(self.second_start);
             self.muted = false;
         } else {
             self.false_start = Some(self.root_offset);
-            self.clean.clear();
+            self.clear_clean();
         }
         self.tentative = false;
         self.key_pending = false;
@@ -452,10 +487,7 @@ impl Scanner {
         }
         if self.key_pending {
             self.key_pending = false;
-            sink.key(
-                &self.key,
-                Raw::new(&self.clean, self.key_start..self.key_end),
-            );
+            sink.key(&self.key, self.raw(self.key_start..self.key_end));
         }
     }
 
@@ -507,11 +539,137 @@ impl Scanner {
     /// The input line and column of clean-buffer offset `at` (the clean text is aligned
     /// with the input line for line).
     pub(crate) fn clean_position(&self, at: usize) -> (u64, u64) {
-        let (line, column) = crate::error::line_column(&self.clean, at);
+        let (line, column) = self.clean_line_column(at);
         if line == 1 {
             (self.root_position.0, self.root_position.1 + column - 1)
         } else {
             (self.root_position.0 + line - 1, column)
+        }
+    }
+
+    /// Line and column of offset `at` in the root's clean text. Text released before the
+    /// window counts as the window's start (nothing released is asked for, but the root's
+    /// own start, which is known).
+    pub(crate) fn clean_line_column(&self, at: usize) -> (u64, u64) {
+        let window = self.window;
+        if at == 0 || window.base == 0 {
+            return crate::error::line_column(&self.clean, at);
+        }
+        if at < window.base {
+            return match self.anchors.iter().find(|(start, _)| *start == at) {
+                Some(&(_, position)) => position,
+                None => (window.line, window.column),
+            };
+        }
+        let (line, column) = crate::error::line_column(&self.clean, at - window.base);
+        if line == 1 {
+            (window.line, window.column + column - 1)
+        } else {
+            (window.line + line - 1, column)
+        }
+    }
+
+    /// The clean text at `span`, if it is still held.
+    pub(crate) fn clean_text(&self, span: std::ops::Range<usize>) -> Option<&[u8]> {
+        let start = span.start.checked_sub(self.window.base)?;
+        let end = span.end.checked_sub(self.window.base)?;
+        self.clean.get(start..end)
+    }
+
+    /// The clean-text offset after the last byte copied.
+    #[inline]
+    fn end(&self) -> usize {
+        self.window.base + self.clean.len()
+    }
+
+    /// The value at `span` of the clean text (its text empty if released).
+    #[inline]
+    fn raw(&self, span: std::ops::Range<usize>) -> Raw<'_> {
+        let text = self.clean_text(span.clone()).unwrap_or_default();
+        Raw::with_text(text, span)
+    }
+
+    /// A new root: its clean text starts empty, at offset 0.
+    fn clear_clean(&mut self) {
+        self.clean.clear();
+        self.window = Window::START;
+        self.anchors.clear();
+    }
+
+    /// Drops the clean text from offset `at` on.
+    fn truncate_clean(&mut self, at: usize) {
+        self.clean.truncate(at.saturating_sub(self.window.base));
+    }
+
+    /// The sink needs no more text of its `depth` outermost open containers: the clean
+    /// text before the next one (or before the open scalar) is released, when there is
+    /// enough of it to be worth moving what is kept.
+    fn release(&mut self, depth: usize) {
+        if depth == 0 || self.done || self.tentative || self.muted || self.key_pending {
+            return;
+        }
+        let keep = match self.stack.get(depth) {
+            Some(frame) => frame.start,
+            None => match self.state {
+                State::ValueStart | State::KeyStart | State::Colon | State::AfterValue => {
+                    self.end()
+                }
+                State::Str | State::Number | State::Literal => self.scalar_start,
+                State::Key => self.key_start,
+                // Inside a comment: nothing is released until it ends.
+                _ => return,
+            },
+        };
+        let Some(cut) = keep.checked_sub(self.window.base) else {
+            return;
+        };
+        if cut < RELEASE_MIN || cut < self.clean.len() - cut {
+            return;
+        }
+        // Walk the released text once: the open containers starting in it get their
+        // positions (in order), then the window's new start.
+        let released = self.clean.get(..cut).unwrap_or_default();
+        let base = self.window.base;
+        let mut position = (self.window.line, self.window.column);
+        let mut walked = 0;
+        let mut walk_to = |to: usize, position: &mut (u64, u64)| {
+            let part = released.get(walked..to).unwrap_or_default();
+            match part.iter().rposition(|&c| c == b'\n') {
+                Some(nl) => {
+                    position.0 += part.iter().filter(|&&c| c == b'\n').count() as u64;
+                    position.1 = (part.len() - nl) as u64;
+                }
+                None => position.1 += part.len() as u64,
+            }
+            walked = to;
+        };
+        let mut anchors = Vec::new();
+        for frame in &self.stack {
+            if frame.start >= keep {
+                break;
+            }
+            match frame.start.checked_sub(base) {
+                Some(at) => {
+                    walk_to(at, &mut position);
+                    anchors.push((frame.start, position));
+                }
+                None => {
+                    let known = self.anchors.iter().find(|(s, _)| *s == frame.start);
+                    anchors.extend(known.copied());
+                }
+            }
+        }
+        walk_to(cut, &mut position);
+        self.anchors = anchors;
+        self.window = Window {
+            base: keep,
+            line: position.0,
+            column: position.1,
+        };
+        self.clean.drain(..cut);
+        // A long value held much more than is left: give the memory back.
+        if self.clean.capacity() > 4 * self.clean.len() + RELEASE_MIN {
+            self.clean.shrink_to(2 * self.clean.len() + RELEASE_MIN);
         }
     }
 

@@ -3,7 +3,7 @@
 use super::state::Num;
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
-use crate::sink::{Raw, Sink};
+use crate::sink::Sink;
 
 impl Scanner {
     /// Inside a number: RFC 8259's grammar, one byte at a time. The first byte that cannot
@@ -64,8 +64,8 @@ impl Scanner {
     /// The number in the clean buffer from `scalar_start` is complete: it settles.
     pub(super) fn emit_number<S: Sink>(&mut self, sink: &mut S) {
         self.confirm(sink);
-        let span = self.scalar_start..self.clean.len();
-        let raw = Raw::new(&self.clean, span);
+        let span = self.scalar_start..self.end();
+        let raw = self.raw(span);
         let text = std::str::from_utf8(raw.bytes()).unwrap_or_default();
         sink.number(text, raw);
     }
@@ -82,7 +82,7 @@ impl Scanner {
             i += 1;
             if pos + 1 == self.literal.len() {
                 self.confirm(sink);
-                let raw = Raw::new(&self.clean, self.scalar_start..self.clean.len());
+                let raw = self.raw(self.scalar_start..self.end());
                 match self.literal.first() {
                     Some(b't') => sink.bool(true, raw),
                     Some(b'f') => sink.bool(false, raw),

@@ -88,7 +88,7 @@ impl Scanner {
 
     /// A second root begins at `i`: always tentative; muted when only the first is kept.
     pub(super) fn begin_second_root(&mut self, i: usize) {
-        self.second_start = self.clean.len();
+        self.second_start = self.end();
         self.second_offset = self.fed + i as u64;
         self.preamble.prose_seen = true;
         self.muted = self.options.second_root == SecondRoot::KeepFirst;
@@ -113,11 +113,17 @@ impl Scanner {
             return false;
         }
         sink.reset();
-        let cut = self.second_start.min(self.clean.len());
-        let second = self.clean.split_off(cut);
+        // Nothing is released after the first root completes: the second starts inside
+        // the window.
+        let cut = self.second_start;
+        let at = cut.saturating_sub(self.window.base).min(self.clean.len());
+        let second = self.clean.split_off(at);
         let first = std::mem::replace(&mut self.clean, second);
+        let window = std::mem::replace(&mut self.window, super::Window::START);
+        self.anchors.clear();
         self.previous = Some(super::Previous {
             clean: first,
+            window,
             root_offset: self.root_offset,
             root_position: self.root_position,
         });
@@ -144,7 +150,7 @@ impl Scanner {
             kind: WarningKind::SecondValueIgnored,
             offset: self.second_offset,
         });
-        self.clean.truncate(self.second_start);
+        self.truncate_clean(self.second_start);
         self.stack.clear();
         self.tentative = false;
         self.key_pending = false;

@@ -4,7 +4,7 @@ use super::state::{Esc, State};
 use super::tables::{string_run, utf8_continues, utf8_width};
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
-use crate::sink::{Raw, Sink};
+use crate::sink::Sink;
 
 impl Scanner {
     /// Inside a key or string value.
@@ -68,21 +68,18 @@ impl Scanner {
         if self.in_key {
             self.in_key = false;
             self.state = State::Colon;
-            self.key_end = self.clean.len();
+            self.key_end = self.end();
             // The key closed: a sink may judge it now (a duplicate, an unknown field). A
             // tentative root's first key waits for the root to be confirmed.
             if self.tentative {
                 self.key_pending = true;
             } else {
-                sink.key(
-                    &self.key,
-                    Raw::new(&self.clean, self.key_start..self.key_end),
-                );
+                sink.key(&self.key, self.raw(self.key_start..self.key_end));
             }
             return;
         }
         self.confirm(sink);
-        sink.end_string(Raw::new(&self.clean, self.scalar_start..self.clean.len()));
+        sink.end_string(self.raw(self.scalar_start..self.end()));
         self.value_done();
     }
 

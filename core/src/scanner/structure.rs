@@ -4,7 +4,7 @@ use super::state::{Frame, Num, State, StrState};
 use super::tables::is_ws;
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
-use crate::sink::{Raw, Sink};
+use crate::sink::Sink;
 
 impl Scanner {
     /// Expecting a value (or, in an array, the closing `]`).
@@ -93,7 +93,7 @@ impl Scanner {
             }
             _ => return Err(stop(Reason::ExpectedValue, i)),
         }
-        self.scalar_start = self.clean.len();
+        self.scalar_start = self.end();
         self.clean.push(c);
         Ok(i + 1)
     }
@@ -105,7 +105,7 @@ impl Scanner {
         }
         self.stack.push(Frame {
             object: c == b'{',
-            start: self.clean.len(),
+            start: self.end(),
             has_member: false,
             after_comma: false,
             comma_at: 0,
@@ -120,7 +120,7 @@ impl Scanner {
         if self.done {
             self.begin_second_root(i);
         } else {
-            self.clean.clear();
+            self.clear_clean();
         }
         self.tentative = self.preamble.prose_seen;
         self.begin_value(b, c, i, sink)
@@ -138,7 +138,7 @@ impl Scanner {
                 b'/' => return self.comment_start(i, State::KeyStart),
                 b'"' => {
                     self.key.clear();
-                    self.key_start = self.clean.len();
+                    self.key_start = self.end();
                     self.in_key = true;
                     self.string = StrState::NEW;
                     self.clean.push(b'"');
@@ -194,11 +194,12 @@ impl Scanner {
             match c {
                 b'/' => return self.comment_start(i, State::AfterValue),
                 b',' => {
+                    let at = self.end();
                     let Some(frame) = self.stack.last_mut() else {
                         return Err(stop(Reason::TrailingCharacters, i));
                     };
                     frame.after_comma = true;
-                    frame.comma_at = self.clean.len();
+                    frame.comma_at = at;
                     self.state = if frame.object {
                         State::KeyStart
                     } else {
@@ -251,12 +252,14 @@ impl Scanner {
         };
         if frame.after_comma {
             // A trailing comma becomes a space: the clean text stays aligned with the input.
-            if let Some(comma) = self.clean.get_mut(frame.comma_at) {
+            // (Below the window, nobody reads that text any more.)
+            let at = frame.comma_at.checked_sub(self.window.base);
+            if let Some(comma) = at.and_then(|at| self.clean.get_mut(at)) {
                 *comma = b' ';
             }
         }
         self.clean.push(if frame.object { b'}' } else { b']' });
-        let raw = Raw::new(&self.clean, frame.start..self.clean.len());
+        let raw = self.raw(frame.start..self.end());
         if frame.object {
             sink.end_object(raw);
         } else {

@@ -303,4 +303,11 @@ pub trait Frame: Any + Send {
 
     /// The path from this container to the open member (or the member last rejected).
     fn path<'s>(&'s self, steps: &mut Vec<Step<'s>>);
+
+    /// The frame will read its container's clean text when it closes (an untagged enum
+    /// hands it to serde): the scanner keeps it until then. Other frames build their
+    /// values from the events, and the text of what they hold may be released.
+    fn keeps_text(&self) -> bool {
+        false
+    }
 }

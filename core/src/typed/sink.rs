@@ -396,6 +396,13 @@ impl<T: StreamingModel> Sink for TypedSink<T> {
         self.rejections.clear();
         self.done = None;
     }
+    fn released_depth(&self) -> usize {
+        // After a rejection the text stays: its error is made from it later.
+        if !self.rejections.is_empty() || !self.replaying.is_empty() {
+            return 0;
+        }
+        self.stack.iter().take_while(|f| !f.keeps_text()).count()
+    }
     fn restore(&mut self) {
         if let Some(previous) = self.previous.take() {
             self.slot = Some(previous);

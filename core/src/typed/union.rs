@@ -829,6 +829,14 @@ impl<E: Union> Frame for EnumFrame<E> {
         self.content_settled();
     }
 
+    fn keeps_text(&self) -> bool {
+        match self.phase {
+            Phase::Untagged => true,
+            Phase::Delegate => self.delegate.as_ref().is_some_and(|d| d.keeps_text()),
+            _ => false,
+        }
+    }
+
     fn child_draft<'d>(&mut self, draft: &'d mut dyn Any) -> Option<&'d mut dyn Any> {
         let index = self.variant?;
         let mut unused = None;
