@@ -282,3 +282,33 @@ fn a_released_container_keeps_its_span() {
     assert_eq!((outer.0, outer.1), (0, text.len()));
     assert_eq!(outer.2, 0);
 }
+
+/// A container refused where it closes is reported at its start, which was released long
+/// before: the position comes from the line and column kept for open containers.
+#[test]
+fn a_refused_container_whose_start_was_released_keeps_its_position() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Capped {
+        title: String,
+        #[settled(max_items = 3)]
+        items: Vec<String>,
+    }
+    let long = "z".repeat(10_000);
+    let text = format!(
+        "Sure.\n```json\n{{\n  \"title\": \"t\",\n  \"items\":\n    [\n\"{long}\",\n\"{long}\",\n\"{long}\",\n\"{long}\"\n    ]\n}}\n```\n"
+    );
+    let at = text.find('[').unwrap() as u64;
+    for chunk in [text.len(), 1000, 7, 1] {
+        let mut stream = Capped::stream();
+        let error = text
+            .as_bytes()
+            .chunks(chunk)
+            .find_map(|piece| stream.feed(piece).err().map(settled::FeedError::into_error))
+            .unwrap_or_else(|| panic!("{chunk}: accepted"));
+        assert_eq!(
+            (error.offset(), error.line(), error.column(), error.path()),
+            (at, 6, 5, Some("/items")),
+            "{chunk}: {error}"
+        );
+    }
+}
