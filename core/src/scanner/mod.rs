@@ -37,6 +37,8 @@ struct Window {
     /// Line and column (1-based, in bytes) of offset `base` in the clean text.
     line: u64,
     column: u64,
+    /// The held text's length from which a release is worth looking for.
+    next_look: usize,
 }
 
 impl Window {
@@ -44,6 +46,7 @@ impl Window {
         base: 0,
         line: 1,
         column: 1,
+        next_look: RELEASE_MIN,
     };
 }
 
@@ -237,6 +240,8 @@ impl Scanner {
     }
 
     /// The value's clean JSON text so far: no prose, fences, comments or trailing commas.
+    /// A sink that asks for it ([`Sink::released_depth`]) has the text of what it has
+    /// built released: this then holds the text after that.
     pub fn clean(&self) -> &[u8] {
         &self.clean
     }
@@ -325,7 +330,11 @@ impl Scanner {
             return Err(self.fail(reason, bytes, bytes.len()));
         }
         self.advance(bytes);
-        self.release(sink.released_depth());
+        // The sink is asked only once enough text has come since the last look.
+        if self.clean.len() >= self.window.next_look {
+            self.release(sink.released_depth());
+            self.window.next_look = self.clean.len() + RELEASE_MIN / 4;
+        }
         Ok(())
     }
 
@@ -665,6 +674,7 @@ impl Scanner {
             base: keep,
             line: position.0,
             column: position.1,
+            next_look: 0,
         };
         self.clean.drain(..cut);
         // A long value held much more than is left: give the memory back.
