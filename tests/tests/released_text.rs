@@ -287,6 +287,8 @@ fn a_released_container_keeps_its_span() {
 /// before: the position comes from the line and column kept for open containers.
 #[test]
 fn a_refused_container_whose_start_was_released_keeps_its_position() {
+    // Read by serde only.
+    #[allow(dead_code)]
     #[derive(Debug, Deserialize, StreamingModel)]
     struct Capped {
         title: String,
