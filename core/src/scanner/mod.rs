@@ -110,6 +110,10 @@ pub struct Scanner {
     key_end: usize,
     /// A key of a tentative root closed: it goes to the sink when the root is confirmed.
     key_pending: bool,
+    /// The clean-text span of a tentative root's first number or literal: complete, but
+    /// not a member until a separator follows it (`[1/3]` in prose is not a value). It
+    /// goes to the sink when the root is confirmed.
+    scalar_pending: Option<(usize, usize)>,
     /// A typed stream's root is an object (or an array): a bracket of the other shape in
     /// prose is prose.
     root_shape: Option<bool>,
@@ -160,6 +164,11 @@ pub struct Scanner {
     second_confirmed: bool,
     /// After a detected second root: everything else is ignored.
     ignore_rest: bool,
+    /// The current root began in prose (not at the start of the input or right after a
+    /// JSON fence): a value in a JSON fence after it is the answer, and replaces it.
+    root_in_prose: bool,
+    /// The same for the second root being read.
+    second_in_prose: bool,
     /// Bytes of whitespace in a row inside the value, for the stall guard.
     ws_run: u64,
     warnings: Vec<Warning>,
@@ -186,6 +195,7 @@ impl Scanner {
             key_start: 0,
             key_end: 0,
             key_pending: false,
+            scalar_pending: None,
             root_shape: None,
             string: StrState::NEW,
             number: Num::Int,
@@ -222,6 +232,8 @@ impl Scanner {
             muted: false,
             second_confirmed: false,
             ignore_rest: false,
+            root_in_prose: false,
+            second_in_prose: false,
             ws_run: 0,
             warnings: Vec::new(),
             error: None,
@@ -314,6 +326,11 @@ impl Scanner {
             match step {
                 Ok(next) => i = next,
                 Err(s) if self.droppable(s.reason) => i = self.abandon(s, bytes.len()),
+                Err(s) if self.replaced_by_invalid(s.reason, sink) => {
+                    // The complete value is back; nothing after the broken one is read.
+                    self.ignore_rest = true;
+                    i = bytes.len();
+                }
                 Err(s) => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
             }
             if self.second_confirmed {
@@ -325,6 +342,12 @@ impl Scanner {
         }
         // A sink that halted (a value refused) stopped the scan before the cap: its error
         // is the one to report, as it is when the bytes past the cap come in a later chunk.
+        if !over.is_empty() && !self.options.strict && self.complete_at_cap(sink) {
+            // The root is complete: what comes past the cap (prose, a second value) is not
+            // read, and the value stands.
+            self.advance(bytes);
+            return Ok(());
+        }
         if !over.is_empty() && !sink.halted() {
             let reason = Reason::TooLarge(self.options.max_bytes);
             return Err(self.fail(reason, bytes, bytes.len()));
@@ -373,7 +396,9 @@ impl Scanner {
                 _ => Reason::EofWhileParsingArray,
             },
         };
-        if reason.kind() == crate::ErrorKind::Truncated && self.restore_previous(sink) {
+        if reason.kind() == crate::ErrorKind::Truncated
+            && self.restore_previous(sink, second::WarningKind::SecondValueCut)
+        {
             return Ok(());
         }
         Err(self.fail(reason, &[], 0))
@@ -385,7 +410,7 @@ impl Scanner {
         if let Some(error) = &self.error {
             return Err(error.clone());
         }
-        if self.is_complete() || self.restore_previous(sink) {
+        if self.is_complete() || self.restore_previous(sink, second::WarningKind::SecondValueCut) {
             return Ok(());
         }
         Err(self.fail(Reason::Cut(reason), &[], 0))
@@ -393,7 +418,13 @@ impl Scanner {
 
     /// The input ended inside a root that replaced a complete one (keep-last): that one
     /// is the value again, with a warning. False when there is none.
-    fn restore_previous<S: Sink>(&mut self, sink: &mut S) -> bool {
+    ///
+    /// Only under keep-last: a fenced answer that replaced a root read in prose (`see [1]`)
+    /// is the value, and its own ending is the stream's.
+    fn restore_previous<S: Sink>(&mut self, sink: &mut S, why: second::WarningKind) -> bool {
+        if self.options.second_root != crate::options::SecondRoot::KeepLast {
+            return false;
+        }
         let Some(previous) = self.previous.take() else {
             return false;
         };
@@ -405,11 +436,12 @@ impl Scanner {
         self.stack.clear();
         self.tentative = false;
         self.key_pending = false;
+        self.scalar_pending = None;
         self.in_key = false;
         self.done = true;
         self.state = State::AfterRoot;
         sink.restore();
-        self.warn(second::WarningKind::SecondValueCut, self.second_offset);
+        self.warn(why, self.second_offset);
         true
     }
 
@@ -422,7 +454,7 @@ impl Scanner {
             State::AfterValue => self.after_value(b, i, sink),
             State::ValueStart => self.value_start(b, i, sink),
             State::KeyStart => self.key_start(b, i, sink),
-            State::Colon => self.colon(b, i, sink),
+            State::Colon => self.colon(b, i),
             State::Number => self.number(b, i, sink),
             State::Literal => self.literal(b, i, sink),
             State::Prose => self.prose(b, i, sink),
@@ -469,6 +501,7 @@ impl Scanner {
         }
         self.tentative = false;
         self.key_pending = false;
+        self.scalar_pending = None;
         self.stack.clear();
         self.in_key = false;
         self.string = StrState::NEW;
@@ -477,8 +510,9 @@ impl Scanner {
         self.ws_run = 0;
     }
 
-    /// The tentative root's first member is confirmed: send the sink the containers that
-    /// were held back.
+    /// The tentative root's first member is confirmed (its value began as a string or a
+    /// container, or a separator followed its number or literal): send the sink the
+    /// containers, the key and the scalar that were held back.
     fn confirm<S: Sink>(&mut self, sink: &mut S) {
         if !self.tentative {
             return;
@@ -497,6 +531,9 @@ impl Scanner {
         if self.key_pending {
             self.key_pending = false;
             sink.key(&self.key, self.raw(self.key_start..self.key_end));
+        }
+        if let Some((start, end)) = self.scalar_pending.take() {
+            self.send_scalar(start..end, sink);
         }
     }
 

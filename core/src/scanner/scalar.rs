@@ -63,11 +63,29 @@ impl Scanner {
 
     /// The number in the clean buffer from `scalar_start` is complete: it settles.
     pub(super) fn emit_number<S: Sink>(&mut self, sink: &mut S) {
-        self.confirm(sink);
+        self.settle_scalar(sink);
+    }
+
+    /// A number or literal is complete. In a tentative root it waits for the separator
+    /// that makes it a member (and confirms the root); otherwise it settles now.
+    fn settle_scalar<S: Sink>(&mut self, sink: &mut S) {
         let span = self.scalar_start..self.end();
+        if self.tentative {
+            self.scalar_pending = Some((span.start, span.end));
+            return;
+        }
+        self.send_scalar(span, sink);
+    }
+
+    /// Sends the number or literal at `span` of the clean text.
+    pub(super) fn send_scalar<S: Sink>(&mut self, span: std::ops::Range<usize>, sink: &mut S) {
         let raw = self.raw(span);
-        let text = std::str::from_utf8(raw.bytes()).unwrap_or_default();
-        sink.number(text, raw);
+        match raw.bytes().first() {
+            Some(b't') => sink.bool(true, raw),
+            Some(b'f') => sink.bool(false, raw),
+            Some(b'n') => sink.null(raw),
+            _ => sink.number(std::str::from_utf8(raw.bytes()).unwrap_or_default(), raw),
+        }
     }
 
     /// Inside `true`, `false` or `null`: settles at its last letter.
@@ -81,13 +99,7 @@ impl Scanner {
             self.literal_pos += 1;
             i += 1;
             if pos + 1 == self.literal.len() {
-                self.confirm(sink);
-                let raw = self.raw(self.scalar_start..self.end());
-                match self.literal.first() {
-                    Some(b't') => sink.bool(true, raw),
-                    Some(b'f') => sink.bool(false, raw),
-                    _ => sink.null(raw),
-                }
+                self.settle_scalar(sink);
                 self.value_done();
                 return Ok(i);
             }

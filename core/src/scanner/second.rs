@@ -29,6 +29,10 @@ pub enum WarningKind {
     /// The input ended inside a second JSON value that had replaced a complete one: the
     /// complete value was kept.
     SecondValueCut,
+    /// A second JSON value that had replaced a complete one turned out not to be JSON
+    /// (or nested past the depth cap): the complete value was kept, and the rest of the
+    /// input ignored.
+    SecondValueInvalid,
     /// An object repeated a key: the first value was kept (schema-less streams; typed
     /// streams reject a duplicate, as serde does for a struct's fields).
     DuplicateKey,
@@ -51,6 +55,12 @@ impl fmt::Display for Warning {
                 f,
                 "the input ended inside the JSON value that began at byte {}; the complete \
                  value before it was kept",
+                self.offset
+            ),
+            WarningKind::SecondValueInvalid => write!(
+                f,
+                "the JSON value that began at byte {} is not valid JSON; the complete value \
+                 before it was kept",
                 self.offset
             ),
             WarningKind::DuplicateKey => write!(
@@ -87,11 +97,26 @@ impl Scanner {
     }
 
     /// A second root begins at `i`: always tentative; muted when only the first is kept.
+    ///
+    /// A value in a JSON fence after a root that began in prose (`see [1]`, `use {} if
+    /// unknown`, an example) is the answer: it replaces that root as under keep-last.
     pub(super) fn begin_second_root(&mut self, i: usize) {
+        let fenced = !self.preamble.prose_seen;
+        let answer = fenced && self.root_in_prose;
+        self.second_in_prose = !fenced;
         self.second_start = self.end();
         self.second_offset = self.fed + i as u64;
         self.preamble.prose_seen = true;
-        self.muted = self.options.second_root == SecondRoot::KeepFirst;
+        self.muted = self.options.second_root == SecondRoot::KeepFirst && !answer;
+    }
+
+    /// A second root that replaced a complete one failed on bad syntax or depth: the
+    /// complete one is restored (true), as when the input ends inside the second.
+    pub(super) fn replaced_by_invalid<S: Sink>(&mut self, reason: Reason, sink: &mut S) -> bool {
+        let kind = reason.kind();
+        matches!(kind, ErrorKind::Invalid | ErrorKind::TooDeep)
+            && self.previous.is_some()
+            && self.restore_previous(sink, WarningKind::SecondValueInvalid)
     }
 
     /// An error in a root that may still be prose drops the root instead of failing.
@@ -134,13 +159,39 @@ impl Scanner {
         self.scalar_start = self.scalar_start.saturating_sub(cut);
         self.key_start = self.key_start.saturating_sub(cut);
         self.key_end = self.key_end.saturating_sub(cut);
+        if let Some((start, end)) = &mut self.scalar_pending {
+            *start = start.saturating_sub(cut);
+            *end = end.saturating_sub(cut);
+        }
         self.root_offset = self.second_offset;
         self.root_position = self.second_position;
+        self.root_in_prose = self.second_in_prose;
         self.done = false;
         self.warnings.push(Warning {
             kind: WarningKind::SecondValueReplaced,
             offset: self.second_offset,
         });
+        true
+    }
+
+    /// The byte cap was reached after the root completed: a second root being checked is
+    /// dropped (a confirmed one, under keep-last, gives the complete one back), and the
+    /// rest of the input is ignored. False when no complete value is at hand (the cap is
+    /// then the stream's ending).
+    pub(super) fn complete_at_cap<S: Sink>(&mut self, sink: &mut S) -> bool {
+        if self.previous.is_some() {
+            let restored = self.restore_previous(sink, WarningKind::SecondValueCut);
+            self.ignore_rest |= restored;
+            return restored;
+        }
+        if !self.done {
+            return false;
+        }
+        if self.tentative || self.muted {
+            self.drop_root();
+        }
+        self.ignore_rest = true;
+        self.state = State::AfterRoot;
         true
     }
 
@@ -154,6 +205,7 @@ impl Scanner {
         self.stack.clear();
         self.tentative = false;
         self.key_pending = false;
+        self.scalar_pending = None;
         self.muted = false;
         self.second_confirmed = false;
         self.ignore_rest = true;

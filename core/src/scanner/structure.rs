@@ -51,6 +51,10 @@ impl Scanner {
         }
         match c {
             b'{' | b'[' => {
+                // A tentative object's first member whose value is a container: confirmed.
+                if self.key_pending {
+                    self.confirm(sink);
+                }
                 self.push(c, i)?;
                 if !self.tentative {
                     if c == b'{' {
@@ -121,6 +125,7 @@ impl Scanner {
             self.begin_second_root(i);
         } else {
             self.clear_clean();
+            self.root_in_prose = self.preamble.prose_seen;
         }
         self.tentative = self.preamble.prose_seen;
         self.begin_value(b, c, i, sink)
@@ -161,8 +166,8 @@ impl Scanner {
         }
     }
 
-    /// After a key: expecting `:`. The first `:` of a tentative root confirms it.
-    pub(super) fn colon<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+    /// After a key: expecting `:`.
+    pub(super) fn colon(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             if is_ws(c) {
                 i = self.whitespace(b, i)?;
@@ -172,8 +177,9 @@ impl Scanner {
             match c {
                 b'/' => return self.comment_start(i, State::Colon),
                 b':' => {
+                    // The member is confirmed by its value, not its colon (`{"s": <string>}`
+                    // in prose is a template, not a value).
                     self.clean.push(b':');
-                    self.confirm(sink);
                     self.state = State::ValueStart;
                     return Ok(i + 1);
                 }
@@ -194,6 +200,8 @@ impl Scanner {
             match c {
                 b'/' => return self.comment_start(i, State::AfterValue),
                 b',' => {
+                    // A tentative root's first number or literal is a member now.
+                    self.confirm(sink);
                     let at = self.end();
                     let Some(frame) = self.stack.last_mut() else {
                         return Err(stop(Reason::TrailingCharacters, i));

@@ -269,10 +269,23 @@ fn false_starts_never_show_in_a_snapshot() {
 
 #[test]
 fn a_tentative_root_is_held_back_until_confirmed() {
-    let (_, snaps) = replay(&lenient(), &[b"Here: {", b"\"a\"", b" :", b" 1}"]);
+    // Its first member is confirmed by its value: a number once a separator follows it,
+    // a string or a container as it begins.
+    let (_, snaps) = replay(&lenient(), &[b"Here: {", b"\"a\"", b" :", b" 1", b"}"]);
+    assert_eq!(snaps, [None, None, None, None, Some(r#"{"a":1}"#.into())]);
+    let (_, snaps) = replay(&lenient(), &[b"Here: {\"a\": ", b"\"x", b"y\"}"]);
     assert_eq!(
         snaps,
-        [None, None, Some("{}".into()), Some(r#"{"a":1}"#.into())]
+        [
+            None,
+            Some(r#"{"a":"x"}"#.into()),
+            Some(r#"{"a":"xy"}"#.into())
+        ]
+    );
+    let (_, snaps) = replay(&lenient(), &[b"Here: [1", b" ", b",", b" 2]"]);
+    assert_eq!(
+        snaps,
+        [None, None, Some("[1]".into()), Some("[1,2]".into())]
     );
     let (_, snaps) = replay(&lenient(), &[b"{", b"\"a\""]);
     assert_eq!(
@@ -490,7 +503,20 @@ fn byte_limit_counts_prose_and_allows_exactly_n() {
     assert_eq!(r.ok().as_deref(), Some("[1]"));
     let err = fails(&lenient().max_bytes(6), input, ErrorKind::TooLarge);
     assert_eq!(err.offset(), 6);
-    fails(&lenient().max_bytes(7), b"ok: [1] bye", ErrorKind::TooLarge);
+    // Past the cap after a complete root: the rest is not read, and the value stands
+    // (strict mode, which must check what follows the root, fails).
+    let (r, _) = replay(&lenient().max_bytes(7), &[b"ok: [1] bye"]);
+    assert_eq!(r.ok().as_deref(), Some("[1]"));
+    let ones: Vec<&[u8]> = b"ok: [1] bye".chunks(1).collect();
+    let (r, _) = replay(&lenient().max_bytes(7), &ones);
+    assert_eq!(r.ok().as_deref(), Some("[1]"));
+    fails(&strict().max_bytes(3), b"[1] ", ErrorKind::TooLarge);
+    // Inside a second value under keep-last, the complete one comes back.
+    let keep_last = lenient()
+        .second_root(crate::SecondRoot::KeepLast)
+        .max_bytes(20);
+    let (r, _) = replay(&keep_last, &[b"[1] and then [2, 3, 4, 5, 6"]);
+    assert_eq!(r.ok().as_deref(), Some("[1]"));
 }
 
 #[test]
@@ -650,4 +676,88 @@ fn a_false_start_past_the_depth_cap_is_dropped() {
     }
     let (r, _) = replay(&lenient().max_depth(3), &[b"see [[[[x then {\"a\": 1}"]);
     assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#));
+}
+
+#[test]
+fn brackets_in_prose_are_false_starts_until_a_member_is_confirmed() {
+    // A number or literal is a member once a separator follows it; a template's colon
+    // confirms nothing.
+    for (input, expected) in [
+        (
+            "Progress [1/3]: here it is\n```json\n{\"a\":1}\n```",
+            r#"{"a":1}"#,
+        ),
+        ("Pick [1 or 2], then {\"a\":1}", r#"{"a":1}"#),
+        ("Pick [true or false], then {\"a\":1}", r#"{"a":1}"#),
+        (
+            "Format: {\"s\": <string>}. Answer: {\"s\":\"x\"}",
+            r#"{"s":"x"}"#,
+        ),
+        ("Fill {\"n\": 1 or 2} in: {\"n\": 2}", r#"{"n":2}"#),
+        ("x [1, 2] y", "[1,2]"),
+        ("x {\"a\": {\"b\": null}} y", r#"{"a":{"b":null}}"#),
+    ] {
+        at_every_split(&lenient(), input, expected);
+    }
+}
+
+#[test]
+fn a_fenced_value_replaces_a_root_read_in_prose() {
+    // `see [1]`, `use {} if unknown`: the JSON fence after them holds the answer.
+    for (input, expected) in [
+        ("See [1]. Result:\n```json\n{\"a\":1}\n```", r#"{"a":1}"#),
+        (
+            "Checklist:\n- [ ] review\n```json\n{\"a\":1}\n```",
+            r#"{"a":1}"#,
+        ),
+        (
+            "Use {} if unknown.\n```json\n{\"a\":[1]}\n```",
+            r#"{"a":[1]}"#,
+        ),
+        // A root at the start, or itself fenced, is the answer: a later one is not.
+        ("{\"a\":1}\n```json\n{\"b\":2}\n```", r#"{"a":1}"#),
+        (
+            "```json\n{\"a\":1}\n```\n```json\n{\"b\":2}\n```",
+            r#"{"a":1}"#,
+        ),
+        // An unfenced value after prose does not replace one.
+        ("See [1], then {\"a\":1}", "[1]"),
+    ] {
+        at_every_split(&lenient(), input, expected);
+    }
+    let (_, snaps) = replay(&lenient(), &[b"See [1].\n```json\n{\"a\":", b" 1}"]);
+    assert_eq!(snaps, [Some("[1]".into()), Some(r#"{"a":1}"#.into())]);
+    // The fenced answer cut short is the stream's ending (nothing to fall back on).
+    let input = b"See [1].\n```json\n{\"a\": [1";
+    let err = fails(&lenient(), input, ErrorKind::Truncated);
+    assert_eq!(err.offset(), input.len() as u64);
+}
+
+#[test]
+fn keep_last_gives_the_complete_value_back_when_the_next_is_broken() {
+    let options = lenient().second_root(crate::SecondRoot::KeepLast);
+    at_every_split(&options, "{\"a\":1}\nOr maybe {\"b\": oops}", r#"{"a":1}"#);
+    at_every_split(
+        &options,
+        "{\"a\":1}\nOr maybe {\"b\": 1, oops}",
+        r#"{"a":1}"#,
+    );
+    at_every_split(
+        &options.clone().max_depth(3),
+        "{\"a\":1}\nOr {\"b\": [[[[1]]]]}",
+        r#"{"a":1}"#,
+    );
+    let mut stream = DynamicStream::with_options(options);
+    stream
+        .feed(b"{\"a\":1} or {\"b\": 1, 2} {\"c\": 3}")
+        .unwrap();
+    let warnings: Vec<_> = stream.warnings().iter().map(|w| w.kind).collect();
+    assert_eq!(
+        warnings,
+        [
+            crate::WarningKind::SecondValueReplaced,
+            crate::WarningKind::SecondValueInvalid
+        ]
+    );
+    assert_eq!(stream.finish().unwrap().to_json(), r#"{"a":1}"#);
 }
