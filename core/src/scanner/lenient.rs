@@ -140,7 +140,7 @@ impl Scanner {
         Ok(i)
     }
 
-    /// Matching `<think>` or `<thinking>`; anything else was prose.
+    /// Matching `<think>` or `<thinking>`, in any case; anything else was prose.
     pub(super) fn think_open(&mut self, b: &[u8], i: usize) -> Step {
         let Some(&c) = b.get(i) else {
             return Ok(i);
@@ -149,7 +149,7 @@ impl Scanner {
         if pos == THINK_SHORT_LEN - 1 && c == b'>' {
             return Ok(self.enter_think(i, false));
         }
-        if THINK_OPEN.get(pos) == Some(&c) {
+        if THINK_OPEN.get(pos) == Some(&c.to_ascii_lowercase()) {
             if pos + 1 == THINK_OPEN.len() {
                 return Ok(self.enter_think(i, true));
             }
@@ -178,7 +178,7 @@ impl Scanner {
         let mut j = i;
         while let Some(&c) = b.get(j) {
             let pos = usize::from(self.preamble.tag_pos);
-            if close.get(pos) == Some(&c) {
+            if close.get(pos) == Some(&c.to_ascii_lowercase()) {
                 self.preamble.tag_pos += 1;
                 if pos + 1 == close.len() {
                     self.think_bytes += (j + 1 - i) as u64;

@@ -679,6 +679,17 @@ fn a_false_start_past_the_depth_cap_is_dropped() {
 }
 
 #[test]
+fn reasoning_tags_match_in_any_case() {
+    for input in [
+        "<THINK>{\"s\":\"no\"}</THINK>{\"s\":\"x\"}",
+        "<Thinking>{\"s\":\"no\"}</Thinking> {\"s\":\"x\"}",
+        "<think>{\"s\":\"no\"}</THINK>{\"s\":\"x\"}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"s":"x"}"#);
+    }
+}
+
+#[test]
 fn brackets_in_prose_are_false_starts_until_a_member_is_confirmed() {
     // A number or literal is a member once a separator follows it; a template's colon
     // confirms nothing.
