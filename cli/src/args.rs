@@ -37,8 +37,9 @@ Feeds a recorded model response to the settled scanner and prints one NDJSON lin
                     settled: settled values only; final: only the done line
   --sse PROVIDER    the input is a provider's server-sent events (a recorded curl
                     output): replay the text it carries, one chunk per delta (the
-                    assistant's text, or else the first tool call's arguments); a
-                    token-limit finish reason with the value incomplete is `truncated`
+                    assistant's text, or the first tool call's arguments when no JSON
+                    began in the text before the call); a token-limit finish reason
+                    with the value incomplete is `truncated`
   --keep-last       a second JSON value after the first replaces it (default: the first
                     is kept and the rest ignored)
   --idle-limit N    bytes of prose before any value after which the stream gives up with
@@ -135,13 +136,13 @@ fn replay(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
             "--strict" => options.strict = true,
             "--chunks" => {
                 if source != Source::Stdin {
-                    return Err("use either `--chunks` or `--split`, not both".to_string());
+                    return Err("give one of `--chunks` or `--split`, once".to_string());
                 }
                 source = Source::Chunks(PathBuf::from(value("--chunks")?));
             }
             "--split" => {
                 if source != Source::Stdin {
-                    return Err("use either `--chunks` or `--split`, not both".to_string());
+                    return Err("give one of `--chunks` or `--split`, once".to_string());
                 }
                 let n: usize = number("--split", &value("--split")?)?;
                 if n == 0 {
@@ -184,8 +185,13 @@ fn replay(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
 }
 
 fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("`{name}` needs a non-negative integer, not `{text}`"))
+    text.parse().map_err(|_| {
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            format!("`{name}` is too large: `{text}`")
+        } else {
+            format!("`{name}` needs a non-negative integer, not `{text}`")
+        }
+    })
 }
 
 #[cfg(test)]

@@ -14,14 +14,9 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     match args::parse(std::env::args().skip(1)) {
-        Ok(args::Command::Print(text)) => {
-            println!("{text}");
-            ExitCode::SUCCESS
-        }
-        Ok(args::Command::Version) => {
-            println!("settled {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
+        // A closed pipe (`settled --help | head -1`) ends the output quietly.
+        Ok(args::Command::Print(text)) => print(&text),
+        Ok(args::Command::Version) => print(&format!("settled {}", env!("CARGO_PKG_VERSION"))),
         Ok(args::Command::Replay(replay)) => match replay::run(&replay) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::from(1),
@@ -38,6 +33,20 @@ fn main() -> ExitCode {
             }
         },
         Err(usage) => usage_error(&usage),
+    }
+}
+
+/// Writes `text` and a newline to stdout; a closed pipe is not an error.
+fn print(text: &str) -> ExitCode {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("settled: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

@@ -175,8 +175,11 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
             Some('t') => '\t',
             Some('u') => {
                 let hex: String = chars.by_ref().take(4).collect();
-                let unit = u16::from_str_radix(&hex, 16)
-                    .map_err(|_| format!("invalid \\u escape `\\u{hex}`"))?;
+                // Exactly four hex digits (`from_str_radix` alone takes `+41` or `12`).
+                let unit = Some(&hex)
+                    .filter(|h| h.len() == 4 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .and_then(|h| u16::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| format!("invalid \\u escape `\\u{hex}`"))?;
                 match (carry.take(), unit) {
                     (None, 0xD800..=0xDBFF) => {
                         *carry = Some(unit);
@@ -203,13 +206,17 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
 }
 
 /// A provider's SSE stream read from a [`Chunks`] source: each text delta of the chosen
-/// channel (the assistant's text, or else the first tool call's arguments) is one chunk.
+/// channel is one chunk. The channel is the first one with text; the assistant's text
+/// gives way to the first tool call when no JSON value has begun in it (a model that
+/// says what it is about to do, then calls the tool).
 pub(crate) struct Provided {
     inner: Chunks,
     raw: Vec<u8>,
     decoder: settled::provider::Decoder,
     queue: std::collections::VecDeque<String>,
     channel: Option<settled::provider::Channel>,
+    /// The assistant's text so far, scanned for the start of a value.
+    text: settled::Scanner,
     /// The finish reason, once seen.
     pub(crate) finish: Option<settled::provider::FinishReason>,
     ended: bool,
@@ -223,6 +230,7 @@ impl Provided {
             decoder: settled::provider::Decoder::new(provider),
             queue: std::collections::VecDeque::new(),
             channel: None,
+            text: settled::Scanner::new(settled::Options::default()),
             finish: None,
             ended: false,
         }
@@ -233,12 +241,19 @@ impl Provided {
     }
 
     fn take(&mut self, deltas: Vec<settled::provider::Delta>) {
-        use settled::provider::Delta;
+        use settled::provider::{Channel, Delta};
         for delta in deltas {
             match delta {
                 Delta::Text { channel, text } => {
                     let chosen = *self.channel.get_or_insert(channel);
-                    if chosen == channel {
+                    let prose_only = self.text.depth() == 0 && !self.text.is_complete();
+                    if chosen == Channel::Text && channel != Channel::Text && prose_only {
+                        self.channel = Some(channel);
+                    }
+                    if self.channel == Some(channel) {
+                        if channel == Channel::Text {
+                            let _ = self.text.feed(text.as_bytes(), &mut settled::IgnoreSink);
+                        }
                         self.queue.push_back(text);
                     }
                 }
@@ -330,6 +345,10 @@ mod tests {
             "\"\\ude80\"",
             "\"a\\qb\"",
             "\"\\ud83dx\"",
+            "\"\\u+041\"",
+            "\"\\u12\"",
+            "\"\\u12\\\"",
+            "\"\\u00g1\"",
         ] {
             assert!(decode_chunks(text).is_err(), "{text:?}");
         }
