@@ -15,7 +15,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     match args::parse(std::env::args().skip(1)) {
         // A closed pipe (`settled --help | head -1`) ends the output quietly.
-        Ok(args::Command::Print(text)) => print(&text),
+        Ok(args::Command::Print(text)) => print(text),
         Ok(args::Command::Version) => print(&format!("settled {}", env!("CARGO_PKG_VERSION"))),
         Ok(args::Command::Replay(replay)) => match replay::run(&replay) {
             Ok(true) => ExitCode::SUCCESS,
