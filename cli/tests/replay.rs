@@ -398,3 +398,28 @@ fn a_recorded_provider_stream_replays_its_text() {
     assert_eq!(error_of(&run).0, "invalid");
     assert_eq!(cli(&["replay", "--sse", "gemini"], b"").code, 2);
 }
+
+#[test]
+fn a_tool_call_after_text_without_json_is_the_value() {
+    let openai = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Calling the tool.\"}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",",
+        "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,",
+        "\"function\":{\"arguments\":\": 1}\"}}]}}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    let run = cli(
+        &["replay", "--sse", "openai", "--emit", "final"],
+        openai.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.done()["value"], json!({"a": 1}));
+    // JSON in the text first: the text stays the value.
+    let text_first = openai.replace("Calling the tool.", "{\\\"b\\\": 2}");
+    let run = cli(
+        &["replay", "--sse", "openai", "--emit", "final"],
+        text_first.as_bytes(),
+    );
+    assert_eq!(run.done()["value"], json!({"b": 2}));
+}
