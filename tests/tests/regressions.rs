@@ -457,3 +457,35 @@ fn bug_19_an_unknown_key_fails_fast_where_it_closes() {
         err.reason()
     );
 }
+
+/// A flattened struct's draft is written into its parent as it is: in field order, an
+/// `f32` as written (not widened through a `serde_json::Value`), a `u128` past `u64`
+/// (found by an adversarial review: the draft failed to serialize).
+#[test]
+fn a_flattened_draft_serializes_its_members_as_they_are() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Conf {
+        zeta: f32,
+        alpha: u128,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct WithConf {
+        id: u8,
+        #[serde(flatten)]
+        conf: Conf,
+    }
+    let mut stream = WithConf::stream();
+    stream
+        .feed(br#"{"id": 1, "zeta": 0.1, "alpha": 18446744073709551616, "#)
+        .unwrap();
+    assert_eq!(
+        serde_json::to_string(stream.draft()).unwrap(),
+        r#"{"id":1,"zeta":0.1,"alpha":18446744073709551616}"#
+    );
+    stream.feed(b"}").unwrap();
+    let value = stream.finish().unwrap();
+    assert_eq!(
+        (value.id, value.conf.zeta, value.conf.alpha),
+        (1, 0.1, 1 << 64)
+    );
+}

@@ -150,19 +150,150 @@ pub fn entry<M: serde::ser::SerializeMap, T: serde::Serialize>(
     }
 }
 
-/// The members of a flattened struct's draft, written into its parent's map.
+/// The members of a flattened struct's draft, written into its parent's map as they are
+/// (in field order, numbers unchanged: not through a `serde_json::Value`).
 pub fn flatten_entries<M: serde::ser::SerializeMap, T: serde::Serialize>(
     map: &mut M,
     value: &Option<T>,
 ) -> Result<(), M::Error> {
-    let Some(value) = value else {
-        return Ok(());
-    };
-    match serde_json::to_value(value).map_err(serde::ser::Error::custom)? {
-        serde_json::Value::Object(members) => members
-            .iter()
-            .try_for_each(|(key, member)| map.serialize_entry(key, member)),
-        _ => Ok(()),
+    match value {
+        Some(value) => value.serialize(Entries(map)),
+        None => Ok(()),
+    }
+}
+
+/// A serializer that takes a map (a draft serializes as one) and writes its entries into
+/// the parent's map; anything else is an error.
+struct Entries<'m, M>(&'m mut M);
+
+macro_rules! not_a_map {
+    ($($method:ident($($arg:ty),*)),* $(,)?) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<Self::Ok, Self::Error> {
+            Err(serde::ser::Error::custom("a flattened draft serializes as a map"))
+        }
+    )*};
+}
+
+impl<'m, M: serde::ser::SerializeMap> serde::Serializer for Entries<'m, M> {
+    type Ok = ();
+    type Error = M::Error;
+    type SerializeSeq = serde::ser::Impossible<(), M::Error>;
+    type SerializeTuple = serde::ser::Impossible<(), M::Error>;
+    type SerializeTupleStruct = serde::ser::Impossible<(), M::Error>;
+    type SerializeTupleVariant = serde::ser::Impossible<(), M::Error>;
+    type SerializeMap = Self;
+    type SerializeStruct = serde::ser::Impossible<(), M::Error>;
+    type SerializeStructVariant = serde::ser::Impossible<(), M::Error>;
+
+    not_a_map!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    );
+
+    fn serialize_some<T: serde::Serialize + ?Sized>(self, value: &T) -> Result<(), M::Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_struct<T: serde::Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), M::Error> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: serde::Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened draft serializes as a map",
+        ))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened draft serializes as a map",
+        ))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened draft serializes as a map",
+        ))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened draft serializes as a map",
+        ))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened draft serializes as a map",
+        ))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self, M::Error> {
+        Ok(self)
+    }
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened draft serializes as a map",
+        ))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, M::Error> {
+        Err(serde::ser::Error::custom(
+            "a flattened draft serializes as a map",
+        ))
+    }
+}
+
+impl<'m, M: serde::ser::SerializeMap> serde::ser::SerializeMap for Entries<'m, M> {
+    type Ok = ();
+    type Error = M::Error;
+
+    fn serialize_key<T: serde::Serialize + ?Sized>(&mut self, key: &T) -> Result<(), M::Error> {
+        self.0.serialize_key(key)
+    }
+    fn serialize_value<T: serde::Serialize + ?Sized>(&mut self, value: &T) -> Result<(), M::Error> {
+        self.0.serialize_value(value)
+    }
+    fn end(self) -> Result<(), M::Error> {
+        Ok(())
     }
 }
 
