@@ -188,6 +188,13 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// say what to do instead. Models need `Debug` and `Deserialize`; unit enums
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
 ///
+/// The final value is assembled from what settled, the way serde's own derive reads the
+/// struct (every attribute above gives serde's verdict). A hand-written
+/// `impl Deserialize` for a struct that derives `StreamingModel` is not called: to stream
+/// a type whose `Deserialize` validates or converts, mark the fields of that type
+/// `#[settled(atomic)]` (serde then reads each one whole) and do not derive
+/// `StreamingModel` on it.
+///
 /// An enum with data streams in each of serde's representations (externally tagged,
 /// `tag`, `tag` + `content`, `untagged`), with `rename`, `rename_all`,
 /// `rename_all_fields`, `alias` and `other` honoured. For `enum X` it generates:

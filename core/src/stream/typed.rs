@@ -15,7 +15,10 @@ type Handler<T> = Box<dyn FnMut(&<T as StreamingModel>::Field) + Send>;
 /// strict value.
 ///
 /// `T` is the root: a derived model, or `Vec<Model>` to receive each element the moment it
-/// settles.
+/// settles. In the default lenient mode the root is an object or an array found in the
+/// model's prose (`The answer is 42` holds no value to read): a scalar root (`u32`,
+/// `String`, a `null` for an `Option`) needs [`Options::strict`], where the whole input
+/// is the value.
 ///
 /// ```
 /// use settled::{Item, TypedStream};
