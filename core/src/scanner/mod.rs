@@ -164,11 +164,7 @@ pub struct Scanner {
     second_confirmed: bool,
     /// After a detected second root: everything else is ignored.
     ignore_rest: bool,
-    /// The current root began in prose (not at the start of the input or right after a
-    /// JSON fence): a value in a JSON fence after it is the answer, and replaces it.
-    root_in_prose: bool,
-    /// The same for the second root being read.
-    second_in_prose: bool,
+
     /// Bytes of whitespace in a row inside the value, for the stall guard.
     ws_run: u64,
     warnings: Vec<Warning>,
@@ -232,8 +228,6 @@ impl Scanner {
             muted: false,
             second_confirmed: false,
             ignore_rest: false,
-            root_in_prose: false,
-            second_in_prose: false,
             ws_run: 0,
             warnings: Vec::new(),
             error: None,
@@ -418,13 +412,7 @@ impl Scanner {
 
     /// The input ended inside a root that replaced a complete one (keep-last): that one
     /// is the value again, with a warning. False when there is none.
-    ///
-    /// Only under keep-last: a fenced answer that replaced a root read in prose (`see [1]`)
-    /// is the value, and its own ending is the stream's.
     fn restore_previous<S: Sink>(&mut self, sink: &mut S, why: second::WarningKind) -> bool {
-        if self.options.second_root != crate::options::SecondRoot::KeepLast {
-            return false;
-        }
         let Some(previous) = self.previous.take() else {
             return false;
         };

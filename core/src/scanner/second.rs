@@ -97,17 +97,11 @@ impl Scanner {
     }
 
     /// A second root begins at `i`: always tentative; muted when only the first is kept.
-    ///
-    /// A value in a JSON fence after a root that began in prose (`see [1]`, `use {} if
-    /// unknown`, an example) is the answer: it replaces that root as under keep-last.
     pub(super) fn begin_second_root(&mut self, i: usize) {
-        let fenced = !self.preamble.prose_seen;
-        let answer = fenced && self.root_in_prose;
-        self.second_in_prose = !fenced;
         self.second_start = self.end();
         self.second_offset = self.fed + i as u64;
         self.preamble.prose_seen = true;
-        self.muted = self.options.second_root == SecondRoot::KeepFirst && !answer;
+        self.muted = self.options.second_root == SecondRoot::KeepFirst;
     }
 
     /// A second root that replaced a complete one failed on bad syntax or depth: the
@@ -165,7 +159,6 @@ impl Scanner {
         }
         self.root_offset = self.second_offset;
         self.root_position = self.second_position;
-        self.root_in_prose = self.second_in_prose;
         self.done = false;
         self.warnings.push(Warning {
             kind: WarningKind::SecondValueReplaced,

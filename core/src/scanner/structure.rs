@@ -125,7 +125,6 @@ impl Scanner {
             self.begin_second_root(i);
         } else {
             self.clear_clean();
-            self.root_in_prose = self.preamble.prose_seen;
         }
         self.tentative = self.preamble.prose_seen;
         self.begin_value(b, c, i, sink)

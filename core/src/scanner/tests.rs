@@ -713,35 +713,20 @@ fn brackets_in_prose_are_false_starts_until_a_member_is_confirmed() {
 }
 
 #[test]
-fn a_fenced_value_replaces_a_root_read_in_prose() {
-    // `see [1]`, `use {} if unknown`: the JSON fence after them holds the answer.
-    for (input, expected) in [
-        ("See [1]. Result:\n```json\n{\"a\":1}\n```", r#"{"a":1}"#),
-        (
-            "Checklist:\n- [ ] review\n```json\n{\"a\":1}\n```",
-            r#"{"a":1}"#,
-        ),
-        (
-            "Use {} if unknown.\n```json\n{\"a\":[1]}\n```",
-            r#"{"a":[1]}"#,
-        ),
-        // A root at the start, or itself fenced, is the answer: a later one is not.
-        ("{\"a\":1}\n```json\n{\"b\":2}\n```", r#"{"a":1}"#),
-        (
-            "```json\n{\"a\":1}\n```\n```json\n{\"b\":2}\n```",
-            r#"{"a":1}"#,
-        ),
-        // An unfenced value after prose does not replace one.
-        ("See [1], then {\"a\":1}", "[1]"),
-    ] {
-        at_every_split(&lenient(), input, expected);
-    }
-    let (_, snaps) = replay(&lenient(), &[b"See [1].\n```json\n{\"a\":", b" 1}"]);
-    assert_eq!(snaps, [Some("[1]".into()), Some(r#"{"a":1}"#.into())]);
-    // The fenced answer cut short is the stream's ending (nothing to fall back on).
-    let input = b"See [1].\n```json\n{\"a\": [1";
-    let err = fails(&lenient(), input, ErrorKind::Truncated);
-    assert_eq!(err.offset(), input.len() as u64);
+fn a_complete_root_read_in_prose_is_kept_over_a_later_fenced_one() {
+    // Snapshots only extend: once `[1]` has shown, a fenced value after it does not
+    // replace it (keep-last does, on request).
+    at_every_split(
+        &lenient(),
+        "See [1]. Result:\n```json\n{\"a\":1}\n```",
+        "[1]",
+    );
+    let keep_last = lenient().second_root(crate::SecondRoot::KeepLast);
+    at_every_split(
+        &keep_last,
+        "See [1]. Result:\n```json\n{\"a\":1}\n```",
+        r#"{"a":1}"#,
+    );
 }
 
 #[test]
