@@ -100,7 +100,6 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
             if let Some(value) = stream.draft() {
                 value.write_json(&mut line);
             }
-            line.push('}');
             true
         }
         Err(error) => {
@@ -108,6 +107,22 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
             false
         }
     };
+    // What was tolerated on the way (a second value kept or replaced, a duplicate key).
+    if !stream.warnings().is_empty() {
+        line.push_str(r#","warnings":["#);
+        for (i, warning) in stream.warnings().iter().enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            line.push_str(r#"{"offset":"#);
+            line.push_str(&warning.offset.to_string());
+            line.push_str(r#","message":"#);
+            push_json_str(&mut line, &warning.to_string());
+            line.push('}');
+        }
+        line.push(']');
+    }
+    line.push('}');
     writeln!(out, "{line}")?;
     out.flush()?;
     Ok(ok)
@@ -233,7 +248,7 @@ fn write_error(line: &mut String, error: &Error) {
     push_json_str(line, &error.to_string());
     line.push_str(r#","offset":"#);
     line.push_str(&error.offset().to_string());
-    line.push_str("}}");
+    line.push('}');
 }
 
 fn kind_name(kind: ErrorKind) -> &'static str {

@@ -189,6 +189,18 @@ fn a_duplicate_key_keeps_its_first_value_reported_once() {
         .collect();
     assert_eq!(a_reports, [&json!(1)]);
     assert_eq!(run.done()["value"], json!({"a": 1, "b": 2}));
+    // The done line says what was tolerated.
+    let warnings = run.done()["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0]["offset"], 17);
+    assert!(
+        warnings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("repeats a key")
+    );
+    let clean = cli(&["replay"], br#"{"a": 1}"#);
+    assert!(clean.done().get("warnings").is_none());
 }
 
 fn error_of(run: &Run) -> (&str, u64) {
