@@ -75,8 +75,20 @@ impl Scanner {
         self.preamble.prose_seen && self.root_shape.is_some_and(|object| object != (c == b'{'))
     }
 
+    /// Bytes of a fence marker or a tag being matched count as prose for the idle limit,
+    /// as the prose around them does.
+    fn check_idle(&self, i: usize) -> Result<(), super::Stop> {
+        if !self.done && self.idle_bytes(i) >= self.options.idle_limit {
+            return Err(stop(Reason::IdleLimit(self.options.idle_limit), i));
+        }
+        Ok(())
+    }
+
     /// Counting backticks: three or more open a fence.
     pub(super) fn fence_ticks(&mut self, b: &[u8], i: usize) -> Step {
+        if i < b.len() {
+            self.check_idle(i)?;
+        }
         match b.get(i) {
             Some(b'`') => {
                 self.preamble.ticks = self.preamble.ticks.saturating_add(1);
@@ -102,6 +114,7 @@ impl Scanner {
     /// fence closes it.
     pub(super) fn fence_tag(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
+            self.check_idle(i)?;
             if c == b'\n' {
                 let p = &mut self.preamble;
                 if p.in_code {
@@ -145,6 +158,7 @@ impl Scanner {
         let Some(&c) = b.get(i) else {
             return Ok(i);
         };
+        self.check_idle(i)?;
         let pos = usize::from(self.preamble.tag_pos);
         if pos == THINK_SHORT_LEN - 1 && c == b'>' {
             return Ok(self.enter_think(i, false));

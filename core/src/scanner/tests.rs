@@ -757,3 +757,30 @@ fn keep_last_gives_the_complete_value_back_when_the_next_is_broken() {
     );
     assert_eq!(stream.finish().unwrap().to_json(), r#"{"a":1}"#);
 }
+
+#[test]
+fn the_idle_limit_counts_fence_markers_and_tags_that_never_open() {
+    let limit = lenient().idle_limit(100);
+    for input in [
+        "`".repeat(1000) + "{\"a\":1}",
+        "<t".repeat(500) + "{\"a\":1}",
+        format!("```{}\n{{\"a\":1}}", "word ".repeat(200)),
+        "<thinkin".repeat(50) + "{\"a\":1}",
+    ] {
+        let err = fails(&limit, input.as_bytes(), ErrorKind::NoStructure);
+        assert_eq!(err.offset(), 100, "{}", &input[..20]);
+    }
+    // A reasoning block's body is not counted; the JSON fence's marker is.
+    let think = format!("<think>{}</think>{{\"a\":1}}", "x".repeat(1000));
+    at_every_split(&limit, &think, r#"{"a":1}"#);
+    at_every_split(
+        &lenient().idle_limit(8),
+        "```json\n{\"a\":1}\n```",
+        r#"{"a":1}"#,
+    );
+    fails(
+        &lenient().idle_limit(7),
+        b"```json\n{\"a\":1}",
+        ErrorKind::NoStructure,
+    );
+}
