@@ -164,7 +164,6 @@ pub struct Scanner {
     second_confirmed: bool,
     /// After a detected second root: everything else is ignored.
     ignore_rest: bool,
-
     /// Bytes of whitespace in a row inside the value, for the stall guard.
     ws_run: u64,
     warnings: Vec<Warning>,
@@ -334,14 +333,14 @@ impl Scanner {
                 break;
             }
         }
-        // A sink that halted (a value refused) stopped the scan before the cap: its error
-        // is the one to report, as it is when the bytes past the cap come in a later chunk.
         if !over.is_empty() && !self.options.strict && self.complete_at_cap(sink) {
             // The root is complete: what comes past the cap (prose, a second value) is not
             // read, and the value stands.
             self.advance(bytes);
             return Ok(());
         }
+        // A sink that halted (a value refused) stopped the scan before the cap: its error
+        // is the one to report, as it is when the bytes past the cap come in a later chunk.
         if !over.is_empty() && !sink.halted() {
             let reason = Reason::TooLarge(self.options.max_bytes);
             return Err(self.fail(reason, bytes, bytes.len()));
