@@ -701,9 +701,11 @@ impl Scanner {
             next_look: 0,
         };
         self.clean.drain(..cut);
-        // A long value held much more than is left: give the memory back.
-        if self.clean.capacity() > 4 * self.clean.len() + RELEASE_MIN {
-            self.clean.shrink_to(2 * self.clean.len() + RELEASE_MIN);
+        // A long value held much more than is left: give the memory back (not for the
+        // usual few KiB, which would only be grown again).
+        let wanted = 2 * (self.clean.len() + RELEASE_MIN);
+        if self.clean.capacity() > 2 * wanted {
+            self.clean.shrink_to(wanted);
         }
     }
 
