@@ -45,7 +45,6 @@ pub fn chunked<'a>(bytes: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
 /// Feeds `chunks` to a fresh [`DynamicStream`] and returns how it ended. An error's offset
 /// never lies past the bytes fed.
 pub fn outcome(options: &Options, chunks: &[&[u8]]) -> Outcome {
-    let total: u64 = chunks.iter().map(|c| c.len() as u64).sum();
     let mut stream = DynamicStream::with_options(options.clone());
     let result = chunks
         .iter()
@@ -56,14 +55,7 @@ pub fn outcome(options: &Options, chunks: &[&[u8]]) -> Outcome {
                 .map(|v| v.to_json())
                 .map_err(settled::Error::from)
         });
-    result.map_err(|e| {
-        assert!(
-            e.offset() <= total,
-            "offset {} past {total} bytes",
-            e.offset()
-        );
-        (e.kind(), e.offset())
-    })
+    ended(result, chunks)
 }
 
 /// A partial value as a `serde_json::Value`. A number serde_json cannot hold (`1e400`)
@@ -673,10 +665,22 @@ pub fn options(data: &[u8]) {
     );
 }
 
+/// A stream's ending as an [`Outcome`]; an error's offset never lies past the bytes fed.
+fn ended(result: Result<String, settled::Error>, chunks: &[&[u8]]) -> Outcome {
+    let total: u64 = chunks.iter().map(|c| c.len() as u64).sum();
+    result.map_err(|e| {
+        assert!(
+            e.offset() <= total,
+            "offset {} past {total} bytes",
+            e.offset()
+        );
+        (e.kind(), e.offset())
+    })
+}
+
 /// How a typed stream of [`Thread`] with `options` ended: the value as JSON, or the
 /// error's kind and offset (within the input). The draft renders after every chunk.
 fn typed_outcome(options: &Options, chunks: &[&[u8]]) -> Outcome {
-    let total: u64 = chunks.iter().map(|c| c.len() as u64).sum();
     let mut stream = Thread::stream_with_options(options.clone());
     let mut failed = None;
     for chunk in chunks {
@@ -694,12 +698,5 @@ fn typed_outcome(options: &Options, chunks: &[&[u8]]) -> Outcome {
             .map(|t| serde_json::to_string(&t).unwrap_or_default())
             .map_err(settled::Error::from),
     };
-    result.map_err(|e| {
-        assert!(
-            e.offset() <= total,
-            "offset {} past {total} bytes",
-            e.offset()
-        );
-        (e.kind(), e.offset())
-    })
+    ended(result, chunks)
 }
