@@ -167,8 +167,8 @@ pub fn flatten_entries<M: serde::ser::SerializeMap, T: serde::Serialize>(
 struct Entries<'m, M>(&'m mut M);
 
 macro_rules! not_a_map {
-    ($($method:ident($($arg:ty),*)),* $(,)?) => {$(
-        fn $method(self, $(_: $arg),*) -> Result<Self::Ok, Self::Error> {
+    ($($method:ident($($arg:ty),*) -> $ret:ty),* $(,)?) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<$ret, Self::Error> {
             Err(serde::ser::Error::custom("a flattened draft serializes as a map"))
         }
     )*};
@@ -186,24 +186,32 @@ impl<'m, M: serde::ser::SerializeMap> serde::Serializer for Entries<'m, M> {
     type SerializeStructVariant = serde::ser::Impossible<(), M::Error>;
 
     not_a_map!(
-        serialize_bool(bool),
-        serialize_i8(i8),
-        serialize_i16(i16),
-        serialize_i32(i32),
-        serialize_i64(i64),
-        serialize_u8(u8),
-        serialize_u16(u16),
-        serialize_u32(u32),
-        serialize_u64(u64),
-        serialize_f32(f32),
-        serialize_f64(f64),
-        serialize_char(char),
-        serialize_str(&str),
-        serialize_bytes(&[u8]),
-        serialize_none(),
-        serialize_unit(),
-        serialize_unit_struct(&'static str),
-        serialize_unit_variant(&'static str, u32, &'static str),
+        serialize_bool(bool) -> (),
+        serialize_i8(i8) -> (),
+        serialize_i16(i16) -> (),
+        serialize_i32(i32) -> (),
+        serialize_i64(i64) -> (),
+        serialize_u8(u8) -> (),
+        serialize_u16(u16) -> (),
+        serialize_u32(u32) -> (),
+        serialize_u64(u64) -> (),
+        serialize_f32(f32) -> (),
+        serialize_f64(f64) -> (),
+        serialize_char(char) -> (),
+        serialize_str(&str) -> (),
+        serialize_bytes(&[u8]) -> (),
+        serialize_none() -> (),
+        serialize_unit() -> (),
+        serialize_unit_struct(&'static str) -> (),
+        serialize_unit_variant(&'static str, u32, &'static str) -> (),
+        serialize_seq(Option<usize>) -> Self::SerializeSeq,
+        serialize_tuple(usize) -> Self::SerializeTuple,
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct,
+        serialize_tuple_variant(&'static str, u32, &'static str, usize)
+            -> Self::SerializeTupleVariant,
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct,
+        serialize_struct_variant(&'static str, u32, &'static str, usize)
+            -> Self::SerializeStructVariant,
     );
 
     fn serialize_some<T: serde::Serialize + ?Sized>(self, value: &T) -> Result<(), M::Error> {
@@ -227,58 +235,8 @@ impl<'m, M: serde::ser::SerializeMap> serde::Serializer for Entries<'m, M> {
             "a flattened draft serializes as a map",
         ))
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, M::Error> {
-        Err(serde::ser::Error::custom(
-            "a flattened draft serializes as a map",
-        ))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, M::Error> {
-        Err(serde::ser::Error::custom(
-            "a flattened draft serializes as a map",
-        ))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, M::Error> {
-        Err(serde::ser::Error::custom(
-            "a flattened draft serializes as a map",
-        ))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, M::Error> {
-        Err(serde::ser::Error::custom(
-            "a flattened draft serializes as a map",
-        ))
-    }
     fn serialize_map(self, _: Option<usize>) -> Result<Self, M::Error> {
         Ok(self)
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, M::Error> {
-        Err(serde::ser::Error::custom(
-            "a flattened draft serializes as a map",
-        ))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, M::Error> {
-        Err(serde::ser::Error::custom(
-            "a flattened draft serializes as a map",
-        ))
     }
 }
 
