@@ -173,6 +173,7 @@ pub(crate) fn where_clause(generics: &syn::Generics) -> TokenStream {
                 + ::settled::__private::serde::de::DeserializeOwned
                 + ::core::fmt::Debug
                 + ::core::marker::Send
+                + 'static
         }
     });
     let all: Vec<TokenStream> = user.iter().map(|p| quote! { #p }).chain(params).collect();

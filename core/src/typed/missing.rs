@@ -39,24 +39,38 @@ pub fn is_required<V: for<'de> Deserialize<'de>>(name: &'static str) -> bool {
     missing::<V>(name).is_err()
 }
 
-/// At an object's end: serde's verdict on field `name` if it never came.
-pub fn require<V: for<'de> Deserialize<'de>>(
-    settled: bool,
+/// A field serde reads unless it has a default: its index in the draft's field set, its
+/// key, and serde's verdict when it never came ([`missing_ok`] or [`missing_refused`]).
+pub type Required = (
+    usize,
+    &'static str,
+    fn(&'static str) -> Result<(), serde_json::Error>,
+);
+
+/// serde's verdict on field `name` of type `V` that never came: fine for an `Option`, an
+/// error for the rest.
+pub fn missing_ok<V: for<'de> Deserialize<'de>>(
     name: &'static str,
 ) -> Result<(), serde_json::Error> {
-    if settled {
-        return Ok(());
-    }
     missing::<V>(name).map(drop)
 }
 
-/// At an object's end, for a field read by a function of the user's: serde requires it
-/// (whatever its type) unless it has a default.
-pub fn require_present(settled: bool, name: &'static str) -> Result<(), serde_json::Error> {
-    if settled {
-        return Ok(());
-    }
+/// The verdict on a field read by a function of the user's that never came: serde
+/// requires it (whatever its type) unless it has a default.
+pub fn missing_refused(name: &'static str) -> Result<(), serde_json::Error> {
     Err(serde::de::Error::missing_field(name))
+}
+
+/// At an object's end: serde's verdict on each required field that never settled, in
+/// field order.
+pub fn require_all(
+    settled: super::object::FieldSet,
+    fields: &[Required],
+) -> Result<(), serde_json::Error> {
+    fields
+        .iter()
+        .filter(|(index, ..)| !settled.contains(*index))
+        .try_for_each(|(_, name, verdict)| verdict(name))
 }
 
 fn rejected(error: serde_json::Error) -> Rejected {
@@ -138,27 +152,39 @@ pub fn take_ref_or<F: StreamingModel>(
     }
 }
 
-/// A draft's member `key` if it has arrived (absent members are left out).
-pub fn entry<M: serde::ser::SerializeMap, T: serde::Serialize>(
-    map: &mut M,
-    key: &'static str,
-    value: &Option<T>,
-) -> Result<(), M::Error> {
-    match value {
-        Some(value) => map.serialize_entry(key, value),
-        None => Ok(()),
-    }
-}
+/// A draft serialized as a map, one call per field and no early return: the first error
+/// is kept and the entries after it are skipped.
+pub struct DraftMap<S: serde::Serializer>(Result<S::SerializeMap, S::Error>);
 
-/// The members of a flattened struct's draft, written into its parent's map as they are
-/// (in field order, numbers unchanged: not through a `serde_json::Value`).
-pub fn flatten_entries<M: serde::ser::SerializeMap, T: serde::Serialize>(
-    map: &mut M,
-    value: &Option<T>,
-) -> Result<(), M::Error> {
-    match value {
-        Some(value) => value.serialize(Entries(map)),
-        None => Ok(()),
+impl<S: serde::Serializer> DraftMap<S> {
+    /// Starts the map.
+    pub fn new(serializer: S) -> Self {
+        DraftMap(serializer.serialize_map(None))
+    }
+
+    /// The entry `key` if the field's draft is present.
+    pub fn entry<T: serde::Serialize>(self, key: &'static str, value: &Option<T>) -> Self {
+        use serde::ser::SerializeMap;
+        match (self.0, value) {
+            (Ok(mut map), Some(value)) => DraftMap(map.serialize_entry(key, value).map(|()| map)),
+            (map, _) => DraftMap(map),
+        }
+    }
+
+    /// The members of a flattened struct's draft, written into this map as they are (in
+    /// field order, numbers unchanged: not through a `serde_json::Value`).
+    pub fn flatten<T: serde::Serialize>(self, value: &Option<T>) -> Self {
+        match (self.0, value) {
+            (Ok(mut map), Some(value)) => {
+                DraftMap(value.serialize(Entries(&mut map)).map(|()| map))
+            }
+            (map, _) => DraftMap(map),
+        }
+    }
+
+    /// Ends the map.
+    pub fn end(self) -> Result<S::Ok, S::Error> {
+        self.0.and_then(serde::ser::SerializeMap::end)
     }
 }
 

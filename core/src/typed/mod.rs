@@ -43,8 +43,8 @@ pub(crate) mod protocol_items {
     };
     pub use super::containers::Rest;
     pub use super::missing::{
-        entry, flatten_entries, is_required, missing, require, require_present, take, take_or,
-        take_present, take_ref, take_ref_or, take_ref_present,
+        DraftMap, Required, is_required, missing, missing_ok, missing_refused, require_all, take,
+        take_or, take_present, take_ref, take_ref_or, take_ref_present,
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{
@@ -59,7 +59,7 @@ pub(crate) mod protocol_items {
         EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
         unit_variant, variant,
     };
-    pub use super::{Limits, OnField, Shape, StreamingModel};
+    pub use super::{Limits, OnField, Pick, Shape, StreamingModel};
     pub use crate::path::Step;
 }
 
@@ -312,34 +312,51 @@ pub trait ItemCallback<T>: FnMut(usize, &T) + Send + 'static {}
 
 impl<T, C: FnMut(usize, &T) + Send + 'static> ItemCallback<T> for C {}
 
+/// What settled, read generically: the index of the field it belongs to, the element's
+/// index when it is one element of a vector field, and the strict value. A derived model's
+/// field enum implements it with one match; `In…` variants give `None`.
+#[doc(hidden)]
+pub trait Pick: 'static {
+    /// The field's index, the element's index, and the value; `None` for a value that
+    /// settled inside a nested model.
+    fn pick(&self) -> Option<(usize, Option<usize>, &dyn std::any::Any)>;
+}
+
 /// Callbacks on a stream's fields: what a derived model's `XCallbacks` trait is built on.
 #[doc(hidden)]
 pub trait OnField<F: 'static> {
     /// Calls `handler` for every field as it settles.
     fn on_field(&mut self, handler: impl FnMut(&F) + Send + 'static) -> &mut Self;
 
-    /// Calls `callback` with what `pick` finds in each field that settles.
-    fn on_pick<T: 'static>(
-        &mut self,
-        mut callback: impl Callback<T>,
-        pick: fn(&F) -> Option<&T>,
-    ) -> &mut Self {
+    /// Calls `callback` with the value of field `index` each time it settles.
+    fn on_index<T: 'static>(&mut self, index: usize, mut callback: impl Callback<T>) -> &mut Self
+    where
+        F: Pick,
+    {
         self.on_field(move |field| {
-            if let Some(value) = pick(field) {
-                callback(value);
+            if let Some((i, None, value)) = field.pick() {
+                if let (true, Some(value)) = (i == index, value.downcast_ref::<T>()) {
+                    callback(value);
+                }
             }
         })
     }
 
-    /// Calls `callback` with the index and value `pick` finds in each field that settles.
-    fn on_pick_item<T: 'static>(
+    /// Calls `callback` with the index and value of each element of field `index` as it
+    /// settles.
+    fn on_item_index<T: 'static>(
         &mut self,
+        index: usize,
         mut callback: impl ItemCallback<T>,
-        pick: fn(&F) -> Option<(usize, &T)>,
-    ) -> &mut Self {
+    ) -> &mut Self
+    where
+        F: Pick,
+    {
         self.on_field(move |field| {
-            if let Some((index, value)) = pick(field) {
-                callback(index, value);
+            if let Some((i, Some(item), value)) = field.pick() {
+                if let (true, Some(value)) = (i == index, value.downcast_ref::<T>()) {
+                    callback(item, value);
+                }
             }
         })
     }

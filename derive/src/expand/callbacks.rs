@@ -4,7 +4,8 @@ use super::{Cx, item_type, variant};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// The callbacks trait, and its impl for the stream (for the `const` block).
+/// The callbacks trait, and (for the `const` block) its impl for the stream and the field
+/// enum's `Pick`, through which each callback finds its field's value.
 pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let Cx {
         ident,
@@ -18,7 +19,9 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let where_clause = cx.where_clause();
 
     let mut decls = Vec::new();
-    for f in cx.fields.iter().filter(|f| !f.flatten) {
+    let mut picks = Vec::new();
+    for (index, f) in cx.fields.iter().enumerate().filter(|(_, f)| !f.flatten) {
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
         let ty = f.ty;
         let name = &f.name;
         let method = format_ident!("on_{}", f.ident.to_string().trim_start_matches("r#"));
@@ -27,9 +30,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         decls.push(quote! {
             #[doc = #doc]
             fn #method(&mut self, f: impl ::settled::Callback<#ty>) -> &mut Self {
-                self.on_pick(f, |__x| match __x { #field_enum::#v(__v) => ::core::option::Option::Some(__v), _ => ::core::option::Option::None })
+                self.on_index(#index, f)
             }
         });
+        picks.push(quote! { #field_enum::#v(__v) => __p::Some((#index, __p::None, __v)), });
         if let Some(elem) = item_type(f) {
             let method = format_ident!("{}_item", method);
             let vi = variant(f, "Item");
@@ -39,9 +43,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             decls.push(quote! {
                 #[doc = #doc]
                 fn #method(&mut self, f: impl ::settled::ItemCallback<#elem>) -> &mut Self {
-                    self.on_pick_item(f, |__x| match __x { #field_enum::#vi(__i, __v) => ::core::option::Option::Some((*__i, __v)), _ => ::core::option::Option::None })
+                    self.on_item_index(#index, f)
                 }
             });
+            picks.push(
+                quote! { #field_enum::#vi(__i, __v) => __p::Some((#index, __p::Some(*__i), __v)), },
+            );
         }
     }
     let doc = format!(
@@ -54,6 +61,17 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
     };
     let private = quote! {
+        #[automatically_derived]
+        impl #impl_generics __p::Pick for #field_enum #ty_generics #where_clause {
+            #[allow(unreachable_patterns)]
+            fn pick(&self) -> __p::Option<(usize, __p::Option<usize>, &dyn ::core::any::Any)> {
+                match self {
+                    #(#picks)*
+                    _ => __p::None,
+                }
+            }
+        }
+
         #[automatically_derived]
         impl #impl_generics #callbacks #ty_generics for ::settled::TypedStream<#ident #ty_generics> #where_clause {}
     };

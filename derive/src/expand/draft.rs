@@ -68,18 +68,16 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let fident = &f.ident;
         let name = &f.name;
         if f.flatten {
-            quote! { __p::flatten_entries(&mut __m, &self.#fident)?; }
+            quote! { .flatten(&self.#fident) }
         } else {
-            quote! { __p::entry(&mut __m, #name, &self.#fident)?; }
+            quote! { .entry(#name, &self.#fident) }
         }
     });
     let private = quote! {
         #[automatically_derived]
         impl #impl_generics __p::serde::Serialize for #draft #ty_generics #where_clause {
             fn serialize<__S: __p::serde::Serializer>(&self, __s: __S) -> __p::Result<__S::Ok, __S::Error> {
-                let mut __m = __s.serialize_map(__p::None)?;
-                #(#entries)*
-                __p::serde::ser::SerializeMap::end(__m)
+                __p::DraftMap::new(__s) #(#entries)* .end()
             }
         }
 

@@ -164,6 +164,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
     };
     let mut field_arms = Vec::new();
     let mut require = Vec::new();
+    let mut required = Vec::new();
     // A flattened struct's members take the indices after the fields', in order: `base`
     // is where the next one's start.
     let mut base = {
@@ -232,10 +233,10 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         if default_expr(cx, f).is_none() {
             let name = &f.name;
             let ty = f.ty;
-            require.push(if f.with.is_some() {
-                quote! { __p::require_present(__s.contains(#k), #name)?; }
+            required.push(if f.with.is_some() {
+                quote! { (#k, #name, __p::missing_refused), }
             } else {
-                quote! { __p::require::<#ty>(__s.contains(#k), #name)?; }
+                quote! { (#k, #name, __p::missing_ok::<#ty>), }
             });
         }
     }
@@ -341,9 +342,8 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             }
 
             fn complete(__d: &Self::Draft) -> __p::Result<(), __p::serde_json::Error> {
-                let __s = __d.__settled;
                 #(#require)*
-                __p::Ok(())
+                __p::require_all(__d.__settled, &[#(#required)*])
             }
 
             #rest
