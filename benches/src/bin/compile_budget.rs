@@ -8,7 +8,9 @@
 //! numbers, options, vectors, nested models, unit enums, maps, atomic fields) under
 //! `target/compile-budget/`: one deriving `Deserialize` only, one also
 //! `StreamingModel`. For each it times `cargo check` of the fixture alone (its
-//! dependencies checked first, untimed), three runs, and counts the lines of its expanded
+//! dependencies checked first, untimed), the median of five runs, once with every item
+//! checked (`CARGO_INCREMENTAL=0`, what a first check costs) and once re-checked with the
+//! incremental cache after a touch, and counts the lines of its expanded
 //! source (`cargo rustc -- -Zunpretty=expanded` on the nightly toolchain, when present).
 //! Budget: both ratios at most 2.
 
@@ -77,20 +79,23 @@ fn write_crate(dir: &Path, workspace: &Path, streaming: bool) {
     std::fs::write(dir.join("src/lib.rs"), fixture(streaming)).unwrap();
 }
 
-/// Median of three `cargo check` runs of the fixture itself (its dependencies are
-/// checked first).
-fn check_time(dir: &Path, target: &Path) -> Duration {
+/// Median of five `cargo check` runs of the fixture itself (its dependencies are
+/// checked first). `incremental`: with the incremental cache of the previous run (what an
+/// edit elsewhere in the crate costs); without it, every item is checked again (what a
+/// first `cargo check` costs).
+fn check_time(dir: &Path, target: &Path, incremental: bool) -> Duration {
     let cargo = |args: &[&str]| {
         let status = Command::new("cargo")
             .args(args)
             .current_dir(dir)
             .env("CARGO_TARGET_DIR", target)
+            .env("CARGO_INCREMENTAL", if incremental { "1" } else { "0" })
             .status()
             .unwrap();
         assert!(status.success(), "cargo {args:?}");
     };
     cargo(&["check", "--quiet"]);
-    let mut times: Vec<Duration> = (0..3)
+    let mut times: Vec<Duration> = (0..5)
         .map(|_| {
             // Touch the fixture so that only it is checked again.
             let lib = dir.join("src/lib.rs");
@@ -102,7 +107,7 @@ fn check_time(dir: &Path, target: &Path) -> Duration {
         })
         .collect();
     times.sort();
-    times[1]
+    times[2]
 }
 
 /// Lines of the fixture's expanded source (nightly only).
@@ -135,18 +140,20 @@ fn main() {
     let streaming = root.join("streaming");
     write_crate(&plain, &workspace, false);
     write_crate(&streaming, &workspace, true);
-    let plain_time = check_time(&plain, &target);
-    let streaming_time = check_time(&streaming, &target);
     println!(
         "fixture: {MODELS} models, {} fields",
         MODELS * FIELDS_PER_MODEL
     );
-    println!(
-        "cargo check: Deserialize {:.2} s, + StreamingModel {:.2} s: {:.2}x",
-        plain_time.as_secs_f64(),
-        streaming_time.as_secs_f64(),
-        streaming_time.as_secs_f64() / plain_time.as_secs_f64()
-    );
+    for (incremental, what) in [(false, "every item"), (true, "incremental, after a touch")] {
+        let plain_time = check_time(&plain, &target, incremental);
+        let streaming_time = check_time(&streaming, &target, incremental);
+        println!(
+            "cargo check ({what}): Deserialize {:.2} s, + StreamingModel {:.2} s: {:.2}x",
+            plain_time.as_secs_f64(),
+            streaming_time.as_secs_f64(),
+            streaming_time.as_secs_f64() / plain_time.as_secs_f64()
+        );
+    }
     match (
         expanded_lines(&plain, &target),
         expanded_lines(&streaming, &target),

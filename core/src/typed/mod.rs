@@ -59,7 +59,7 @@ pub(crate) mod protocol_items {
         EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
         unit_variant, variant,
     };
-    pub use super::{Limits, OnField, Pick, Shape, StreamingModel};
+    pub use super::{Limits, OnField, Part, Parts, Shape, StreamingModel};
     pub use crate::path::Step;
 }
 
@@ -312,14 +312,96 @@ pub trait ItemCallback<T>: FnMut(usize, &T) + Send + 'static {}
 
 impl<T, C: FnMut(usize, &T) + Send + 'static> ItemCallback<T> for C {}
 
-/// What settled, read generically: the index of the field it belongs to, the element's
-/// index when it is one element of a vector field, and the strict value. A derived model's
-/// field enum implements it with one match; `In…` variants give `None`.
+/// A settled value as callbacks and `Debug` read it: any `'static` value with `Debug`.
 #[doc(hidden)]
-pub trait Pick: 'static {
-    /// The field's index, the element's index, and the value; `None` for a value that
-    /// settled inside a nested model.
-    fn pick(&self) -> Option<(usize, Option<usize>, &dyn std::any::Any)>;
+pub trait PartValue: std::any::Any + fmt::Debug {
+    /// The value, to downcast.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl<T: std::any::Any + fmt::Debug> PartValue for T {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// One variant of a derived model's field enum, read generically: one match in generated
+/// code serves the per-field callbacks and `Debug`.
+#[doc(hidden)]
+pub struct Part<'a> {
+    /// The variant's name.
+    pub variant: &'static str,
+    /// The index of the field it belongs to.
+    pub field: usize,
+    /// The element's index, for one element of a vector field.
+    pub item: Option<usize>,
+    /// Settled inside the field's value (an `In…` variant), not the field's own value.
+    pub inner: bool,
+    /// The payload.
+    pub value: &'a dyn PartValue,
+}
+
+impl<'a> Part<'a> {
+    /// A field's own value.
+    pub fn value(variant: &'static str, field: usize, value: &'a dyn PartValue) -> Self {
+        Part {
+            variant,
+            field,
+            item: None,
+            inner: false,
+            value,
+        }
+    }
+
+    /// One element of a vector field.
+    pub fn item(
+        variant: &'static str,
+        field: usize,
+        item: usize,
+        value: &'a dyn PartValue,
+    ) -> Self {
+        Part {
+            variant,
+            field,
+            item: Some(item),
+            inner: false,
+            value,
+        }
+    }
+
+    /// A value settled inside the field (inside element `item` of a vector field).
+    pub fn inner(
+        variant: &'static str,
+        field: usize,
+        item: Option<usize>,
+        value: &'a dyn PartValue,
+    ) -> Self {
+        Part {
+            variant,
+            field,
+            item,
+            inner: true,
+            value,
+        }
+    }
+}
+
+impl fmt::Debug for Part<'_> {
+    /// As `#[derive(Debug)]` writes the variant: `Name(value)` or `Name(index, value)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut tuple = f.debug_tuple(self.variant);
+        if let Some(item) = &self.item {
+            tuple.field(item);
+        }
+        tuple.field(&self.value).finish()
+    }
+}
+
+/// A derived model's field enum, read generically (see [`Part`]).
+#[doc(hidden)]
+pub trait Parts: 'static {
+    /// The variant `self` is.
+    fn part(&self) -> Part<'_>;
 }
 
 /// Callbacks on a stream's fields: what a derived model's `XCallbacks` trait is built on.
@@ -331,11 +413,12 @@ pub trait OnField<F: 'static> {
     /// Calls `callback` with the value of field `index` each time it settles.
     fn on_index<T: 'static>(&mut self, index: usize, mut callback: impl Callback<T>) -> &mut Self
     where
-        F: Pick,
+        F: Parts,
     {
         self.on_field(move |field| {
-            if let Some((i, None, value)) = field.pick() {
-                if let (true, Some(value)) = (i == index, value.downcast_ref::<T>()) {
+            let part = field.part();
+            if let (false, None, true) = (part.inner, part.item, part.field == index) {
+                if let Some(value) = part.value.as_any().downcast_ref::<T>() {
                     callback(value);
                 }
             }
@@ -350,11 +433,12 @@ pub trait OnField<F: 'static> {
         mut callback: impl ItemCallback<T>,
     ) -> &mut Self
     where
-        F: Pick,
+        F: Parts,
     {
         self.on_field(move |field| {
-            if let Some((i, Some(item), value)) = field.pick() {
-                if let (true, Some(value)) = (i == index, value.downcast_ref::<T>()) {
+            let part = field.part();
+            if let (false, Some(item), true) = (part.inner, part.item, part.field == index) {
+                if let Some(value) = part.value.as_any().downcast_ref::<T>() {
                     callback(item, value);
                 }
             }

@@ -1,11 +1,11 @@
 //! `XCallbacks`: per-field callbacks on `settled::TypedStream<X>`, fired inside `feed`.
 
-use super::{Cx, item_type, variant};
+use super::{Cx, item_type};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// The callbacks trait, and (for the `const` block) its impl for the stream and the field
-/// enum's `Pick`, through which each callback finds its field's value.
+/// The callbacks trait, and its impl for the stream (for the `const` block): each callback
+/// finds its field's value through the field enum's `Parts`.
 pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let Cx {
         ident,
@@ -19,13 +19,11 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let where_clause = cx.where_clause();
 
     let mut decls = Vec::new();
-    let mut picks = Vec::new();
     for (index, f) in cx.fields.iter().enumerate().filter(|(_, f)| !f.flatten) {
         let index = proc_macro2::Literal::usize_unsuffixed(index);
         let ty = f.ty;
         let name = &f.name;
         let method = format_ident!("on_{}", f.ident.to_string().trim_start_matches("r#"));
-        let v = variant(f, "");
         let doc = format!("Calls `f` with `{name}` each time it settles.");
         decls.push(quote! {
             #[doc = #doc]
@@ -33,10 +31,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
                 self.on_index(#index, f)
             }
         });
-        picks.push(quote! { #field_enum::#v(__v) => __p::Some((#index, __p::None, __v)), });
         if let Some(elem) = item_type(f) {
             let method = format_ident!("{}_item", method);
-            let vi = variant(f, "Item");
             let doc = format!(
                 "Calls `f` with the index and value of each element of `{name}` as it settles."
             );
@@ -46,9 +42,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
                     self.on_item_index(#index, f)
                 }
             });
-            picks.push(
-                quote! { #field_enum::#vi(__i, __v) => __p::Some((#index, __p::Some(*__i), __v)), },
-            );
         }
     }
     let doc = format!(
@@ -61,17 +54,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
     };
     let private = quote! {
-        #[automatically_derived]
-        impl #impl_generics __p::Pick for #field_enum #ty_generics #where_clause {
-            #[allow(unreachable_patterns)]
-            fn pick(&self) -> __p::Option<(usize, __p::Option<usize>, &dyn ::core::any::Any)> {
-                match self {
-                    #(#picks)*
-                    _ => __p::None,
-                }
-            }
-        }
-
         #[automatically_derived]
         impl #impl_generics #callbacks #ty_generics for ::settled::TypedStream<#ident #ty_generics> #where_clause {}
     };

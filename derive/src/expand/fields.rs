@@ -1,7 +1,6 @@
 //! `XField` (what settles, typed) and `XFieldName` (which field).
 
 use super::{Cx, default_expr, has_inner, item_type, variant};
-use crate::attr::docs;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -18,8 +17,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let where_clause = cx.where_clause();
 
     let mut variants = Vec::new();
-    for f in &cx.fields {
-        let fdocs = docs(&f.original.attrs);
+    // One arm per variant: what it reads as for the callbacks and `Debug`.
+    let mut parts = Vec::new();
+    for (index, f) in cx.fields.iter().enumerate() {
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
         let ty = f.ty;
         let name = &f.name;
         let v = variant(f, "");
@@ -27,10 +28,16 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             // A flattened struct has no value of its own in the JSON: only its members
             // settle (as `In…`).
             let settled = format!("`{name}` settled with this strict value.");
-            variants.push(quote! { #(#fdocs)* #[doc = ""] #[doc = #settled] #v(#ty) });
+            variants.push(quote! { #[doc = #settled] #v(#ty) });
+            let label = v.to_string();
+            parts.push(quote! { Self::#v(__v) => __p::Part::value(#label, #index, __v), });
         }
         if let Some(elem) = item_type(f) {
             let vi = variant(f, "Item");
+            let label = vi.to_string();
+            parts.push(
+                quote! { Self::#vi(__i, __v) => __p::Part::item(#label, #index, *__i, __v), },
+            );
             let doc = format!(
                 "An element of `{name}` settled: its index in the draft and its strict value \
                  (a copy)."
@@ -39,6 +46,11 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
         if has_inner(f) {
             let vin = variant(f, "In");
+            let label = vin.to_string();
+            parts.push(match item_type(f) {
+                Some(_) => quote! { Self::#vin(__i, __v) => __p::Part::inner(#label, #index, __p::Some(*__i), __v), },
+                None => quote! { Self::#vin(__v) => __p::Part::inner(#label, #index, __p::None, __v), },
+            });
             // A recursive model's own events are boxed (the enum would contain itself).
             let boxed = |payload: TokenStream| {
                 if cx.recursive(f) {
@@ -94,10 +106,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let marker_variant = cx.marker().map(|marker| {
         quote! { #[doc(hidden)] __Marker(#marker, ::core::convert::Infallible), }
     });
+    if cx.marker().is_some() {
+        parts.push(quote! { Self::__Marker(_, __never) => match *__never {}, });
+    }
 
     let public = quote! {
         #[doc = #enum_doc]
-        #[derive(::core::fmt::Debug)]
         // An application may match some fields only: unread payloads are not dead code.
         #[allow(dead_code)]
         #vis enum #field_enum #generics #where_clause {
@@ -111,7 +125,28 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             #(#name_docs #name_variants,)*
         }
     };
+    let (impl_generics, ty_generics, _) = generics.split_for_impl();
+    // An enum without variants (a struct without fields) has no value to read.
+    let part = if parts.is_empty() {
+        quote! { match *self {} }
+    } else {
+        quote! { match self { #(#parts)* } }
+    };
     let private = quote! {
+        #[automatically_derived]
+        impl #impl_generics __p::Parts for #field_enum #ty_generics #where_clause {
+            fn part(&self) -> __p::Part<'_> {
+                #part
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::core::fmt::Debug for #field_enum #ty_generics #where_clause {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Debug::fmt(&__p::Parts::part(self), __f)
+            }
+        }
+
         #[automatically_derived]
         impl ::settled::FieldName for #field_name {
             fn key(self) -> &'static str {

@@ -45,7 +45,17 @@ struct Review {
     inner: Value,
 }
 
+/// No fields: its field enum has no variants.
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Nothing {}
+
 fn main() {
+    let mut empty = Nothing::stream();
+    assert_eq!(empty.feed(b"{}").unwrap().count(), 0);
+    empty.finish().unwrap();
+    // The field enum's `Debug` reads as a derived one would.
+    assert_eq!(format!("{:?}", ReviewField::Score(9)), "Score(9)");
+
     let mut stream = Review::stream();
     let text = br#"{"verdict": "Ship", "score": 9, "mail": "a@b.c", "inner": {"x": 1}}"#;
     for field in stream.feed(text).unwrap() {
