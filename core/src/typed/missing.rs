@@ -39,6 +39,11 @@ pub fn is_required<V: for<'de> Deserialize<'de>>(name: &'static str) -> bool {
     missing::<V>(name).is_err()
 }
 
+/// Name `index` of `names` (a derived field-name enum's key, by its discriminant).
+pub fn nth(names: &[&'static str], index: usize) -> &'static str {
+    names.get(index).copied().unwrap_or_default()
+}
+
 /// A field serde reads unless it has a default: its index in the draft's field set, its
 /// key, and serde's verdict when it never came ([`missing_ok`] or [`missing_refused`]).
 pub type Required = (

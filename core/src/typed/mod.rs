@@ -43,14 +43,13 @@ pub(crate) mod protocol_items {
     };
     pub use super::containers::Rest;
     pub use super::missing::{
-        DraftMap, Required, is_required, missing, missing_ok, missing_refused, require_all, take,
-        take_or, take_present, take_ref, take_ref_or, take_ref_present,
+        DraftMap, Required, is_required, missing, missing_ok, missing_refused, nth, require_all,
+        take, take_or, take_present, take_ref, take_ref_or, take_ref_present,
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{
-        Constraint, Element, Field, Keys, Object, ObjectFrame, Op, Reply, Within,
-        check_constraints, field, field_items, flattened, flattened_complete, flattened_rest,
-        object_step, rest,
+        Constraint, Keys, Object, ObjectFrame, Op, Reply, Within, check_constraints, field,
+        field_items, flattened, flattened_complete, flattened_rest, leaf, object_step, rest,
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
@@ -187,7 +186,10 @@ pub trait StreamingModel: Sized + 'static {
     /// and return a `$ref`; the default accepts anything.
     #[doc(hidden)]
     fn schema(generator: &mut SchemaGen) -> Schema {
-        let _ = generator;
+        if Self::MODEL {
+            // A model is defined once, in `$defs`, from its own schema.
+            return generator.define::<Self>(Self::root_schema);
+        }
         Schema::Object(crate::json_schema::Object::new())
     }
 
@@ -211,13 +213,18 @@ pub trait StreamingModel: Sized + 'static {
     /// (`None`: there is none, e.g. the value is `null`).
     #[doc(hidden)]
     fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn std::any::Any> {
-        let _ = draft;
-        None
+        // A model's frame holds its draft; other values have no frame of their own.
+        match Self::MODEL {
+            true => Some(draft),
+            false => None,
+        }
     }
 
     /// The strict value of a complete draft, copied (for an event: the draft stays).
     #[doc(hidden)]
-    fn to_value(draft: &Self::Draft) -> Result<Self::Value, protocol::Rejected>;
+    fn to_value(draft: &Self::Draft) -> Result<Self::Value, protocol::Rejected> {
+        Self::into_value(draft.clone())
+    }
 
     /// The strict value of a complete draft, taken apart (for the final value).
     #[doc(hidden)]

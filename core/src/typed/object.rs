@@ -36,6 +36,11 @@ impl FieldSet {
         index < 128 && self.0 & (1 << index) != 0
     }
 
+    /// The state of field `index`, given which fields' drafts are present.
+    pub fn state_of(&self, index: usize, begun: &[bool]) -> FieldState {
+        self.state(index, begun.get(index).copied().unwrap_or(false))
+    }
+
     /// The state of field `index` whose draft is present (`begun`) or not.
     pub fn state(&self, index: usize, begun: bool) -> FieldState {
         if self.contains(index) {
@@ -508,13 +513,13 @@ impl<'d, F> Reply<'d, F> {
 
 /// Field of type `M` (in `slot`), reported as `settled(value)`; fields settled inside it
 /// are reported as `inner(field)`.
-pub fn field<'d, M: StreamingModel, X: StreamingModel>(
+pub fn field<'d, M: StreamingModel, F: 'static>(
     op: Op<'_, '_>,
     slot: &'d mut Option<M::Draft>,
-    settled: fn(M::Value) -> X::Field,
-    inner: Option<fn(M::Field) -> X::Field>,
+    settled: fn(M::Value) -> F,
+    inner: Option<fn(M::Field) -> F>,
     constraint: Option<Constraint<M::Value>>,
-) -> Reply<'d, X::Field> {
+) -> Reply<'d, F> {
     match op {
         Op::Step(member, event) => Reply::Flow(settle_member(
             M::step(member, event, slot),
@@ -524,7 +529,7 @@ pub fn field<'d, M: StreamingModel, X: StreamingModel>(
         )),
         Op::Closed(_, false) if constraint.is_none() && !M::VALIDATES => Reply::Field(Ok(None)),
         Op::Closed(raw, _) => {
-            Reply::Field(settle_draft::<M, X::Field>(slot, raw, settled, constraint).map(Some))
+            Reply::Field(settle_draft::<M, F>(slot, raw, settled, constraint).map(Some))
         }
         Op::Draft => Reply::Draft(slot.as_mut().and_then(M::frame_draft)),
         Op::Wrap(child) => {
@@ -571,16 +576,16 @@ where
 
 /// A vector field of type `M` with elements `E`: [`field`], and each element reported as
 /// `item(index, value)` (fields inside an element as `inner(index, field)`).
-pub fn field_items<'d, M: StreamingModel, E: StreamingModel, X: StreamingModel>(
+pub fn field_items<'d, M: StreamingModel, E: StreamingModel, F: 'static>(
     op: Op<'_, '_>,
     slot: &'d mut Option<M::Draft>,
-    settled: fn(M::Value) -> X::Field,
-    item: fn(usize, E::Value) -> X::Field,
-    inner: Within<E::Field, X::Field>,
+    settled: fn(M::Value) -> F,
+    item: fn(usize, E::Value) -> F,
+    inner: Within<E::Field, F>,
     constraint: Option<Constraint<M::Value>>,
-) -> Reply<'d, X::Field> {
+) -> Reply<'d, F> {
     let Op::Wrap(child) = op else {
-        return field::<M, X>(op, slot, settled, None, constraint);
+        return field::<M, F>(op, slot, settled, None, constraint);
     };
     let field = child
         .downcast_mut::<Option<super::Item<E::Value, E::Field>>>()
@@ -669,48 +674,12 @@ pub fn check_constraints<V>(
     }
 }
 
-/// The per-field operations of a model `X`'s fields of type `Self`, named through the type
-/// (`<u8 as Field<X>>::leaf(…)`): what a derived model's field table calls.
-pub trait Field<X: StreamingModel>: StreamingModel {
-    /// A field with nothing inside that settles on its own, and no constraint.
-    fn leaf<'d>(
-        op: Op<'_, '_>,
-        slot: &'d mut Option<Self::Draft>,
-        settled: fn(Self::Value) -> X::Field,
-    ) -> Reply<'d, X::Field> {
-        field::<Self, X>(op, slot, settled, None, None)
-    }
-
-    /// Any field: fields settled inside it are `inner(field)`; `constraint` checks its
-    /// value.
-    fn op<'d>(
-        op: Op<'_, '_>,
-        slot: &'d mut Option<Self::Draft>,
-        settled: fn(Self::Value) -> X::Field,
-        inner: Option<fn(Self::Field) -> X::Field>,
-        constraint: Option<Constraint<Self::Value>>,
-    ) -> Reply<'d, X::Field> {
-        field::<Self, X>(op, slot, settled, inner, constraint)
-    }
+/// A field with nothing inside that settles on its own, and no constraint: [`field`]
+/// without the inner fields and the check.
+pub fn leaf<'d, M: StreamingModel, F: 'static>(
+    op: Op<'_, '_>,
+    slot: &'d mut Option<M::Draft>,
+    settled: fn(M::Value) -> F,
+) -> Reply<'d, F> {
+    field::<M, F>(op, slot, settled, None, None)
 }
-
-impl<M: StreamingModel, X: StreamingModel> Field<X> for M {}
-
-/// The per-field operations of a vector field of `M` whose elements are `Self`
-/// (`<String as Element<Vec<String>, X>>::op(…)`).
-pub trait Element<M: StreamingModel, X: StreamingModel>: StreamingModel {
-    /// The vector field: each element is `item(index, value)`, fields inside an element
-    /// `inner(index, field)`.
-    fn op<'d>(
-        op: Op<'_, '_>,
-        slot: &'d mut Option<M::Draft>,
-        settled: fn(M::Value) -> X::Field,
-        item: fn(usize, Self::Value) -> X::Field,
-        inner: Within<Self::Field, X::Field>,
-        constraint: Option<Constraint<M::Value>>,
-    ) -> Reply<'d, X::Field> {
-        field_items::<M, Self, X>(op, slot, settled, item, inner, constraint)
-    }
-}
-
-impl<E: StreamingModel, M: StreamingModel, X: StreamingModel> Element<M, X> for E {}

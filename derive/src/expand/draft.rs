@@ -32,11 +32,9 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             #fvis #fident: ::core::option::Option<#ty>,
         }
     });
-    let states = cx.fields.iter().enumerate().map(|(i, f)| {
-        let v = super::variant(f, "");
+    let begun = cx.fields.iter().map(|f| {
         let fident = &f.ident;
-        let i = proc_macro2::Literal::usize_unsuffixed(i);
-        quote! { #field_name::#v => self.__settled.state(#i, self.#fident.is_some()), }
+        quote! { self.#fident.is_some() }
     });
     let marker = cx.marker().map(|marker| {
         quote! {
@@ -85,9 +83,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
             pub fn state(&self, field: #field_name) -> ::settled::FieldState {
-                match field {
-                    #(#states)*
-                }
+                self.__settled.state_of(field as usize, &[#(#begun),*])
             }
         }
 

@@ -150,9 +150,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         #[automatically_derived]
         impl ::settled::FieldName for #field_name {
             fn key(self) -> &'static str {
-                match self {
-                    #(#field_name::#name_variants => #keys,)*
-                }
+                __p::nth(&[#(#keys),*], self as usize)
             }
 
             fn is_required(self) -> bool {

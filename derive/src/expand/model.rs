@@ -53,14 +53,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
                 __p::object_step::<Self>(__member, __event, __slot)
             }
 
-            fn frame_draft(__d: &mut Self::Draft) -> __p::Option<&mut dyn ::core::any::Any> {
-                __p::Some(__d)
-            }
-
-            fn to_value(__d: &Self::Draft) -> __p::Result<Self, __p::Rejected> {
-                Self::into_value(::core::clone::Clone::clone(__d))
-            }
-
             fn into_value(__d: Self::Draft) -> __p::Result<Self, __p::Rejected> {
                 #into_value
             }
@@ -382,7 +374,7 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
                 }
             };
             quote! {
-                <#elem as __p::Element<#stream, Self>>::op(
+                __p::field_items::<#stream, #elem, _>(
                     __o, &mut __d.#fident, #field_enum::#v, #field_enum::#item, #inner, #check,
                 )
             }
@@ -402,11 +394,11 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
             };
             if f.attrs.constraints().is_empty() && !has_inner(f) {
                 return quote! {
-                    <#stream as __p::Field<Self>>::leaf(__o, &mut __d.#fident, #field_enum::#v)
+                    __p::leaf::<#stream, _>(__o, &mut __d.#fident, #field_enum::#v)
                 };
             }
             quote! {
-                <#stream as __p::Field<Self>>::op(
+                __p::field::<#stream, _>(
                     __o, &mut __d.#fident, #field_enum::#v, #inner, #check,
                 )
             }

@@ -20,10 +20,6 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
         const LIMITS: __p::Limits =
             __p::Limits::model(&[#(<#streams as __p::StreamingModel>::LIMITS),*], #count);
 
-        fn schema(__g: &mut __p::SchemaGen) -> __p::Schema {
-            __g.define::<Self>(Self::root_schema)
-        }
-
         fn root_schema(__g: &mut __p::SchemaGen) -> __p::Schema {
             #object
         }
