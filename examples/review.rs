@@ -9,7 +9,7 @@
 //! (`COLUMNS`, else 80) so that it never wraps; piped, only the settled fields and the
 //! final value are printed.
 
-use settled_examples::models::{Review, ReviewCallbacks, ReviewField};
+use settled_examples::models::{Review, ReviewField};
 use settled_examples::{REVIEW_RESPONSE, delay, token_chunks};
 use std::io::{IsTerminal, Write};
 
@@ -22,7 +22,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let clear = if live { CLEAR_LINE } else { "" };
     let mut stream = Review::stream();
     // A per-field callback: fired inside `feed`, in settling order.
-    stream.on_score(move |score| println!("{clear}  (callback) score settled: {score}/10"));
+    stream.on(ReviewField::Score, move |score| {
+        println!("{clear}  (callback) score settled: {score}/10");
+    });
 
     for chunk in token_chunks(REVIEW_RESPONSE) {
         for field in stream.feed(chunk.as_bytes())? {

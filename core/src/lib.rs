@@ -46,8 +46,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The derive also generates per-field callbacks (`stream.on_score(|s| …)`), the field
-//! names with their keys (`ReviewFieldName`), and the model's JSON Schema
+//! Callbacks take a variant of the field enum (`stream.on(ReviewField::Score, |s| …)`,
+//! fired inside `feed`). The derive also generates the field names with their keys
+//! (`ReviewFieldName`), and the model's JSON Schema
 //! (`Review::json_schema()`, and the provider profiles in [`schema`]). Keys are serde's:
 //! `rename`, `rename_all`, `alias`, `default` and `skip` are honoured.
 //!
@@ -173,7 +174,6 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// - `XField`: one variant per field with its strict value, `FItem(index, value)` per
 ///   element of a vector field, `InF(…)` for values settling inside a nested model.
 /// - `XFieldName`: the fields, with `key()` (what serde reads) and `is_required()`.
-/// - `XCallbacks`: `on_<field>` and `on_<field>_item` callbacks on `settled::TypedStream<X>`.
 /// - `X::stream()` / `X::stream_with_options(options)` and the `StreamingModel` impl.
 ///
 /// Keys are the keys serde reads: `rename`, `rename_all`, `alias`, `default`, `skip` and
@@ -247,7 +247,7 @@ pub use scanner::{Scanner, Warning, WarningKind};
 /// }
 ///
 /// let mut stream = Review::stream();
-/// stream.on_score(|score| assert_eq!(*score, 9));
+/// stream.on(ReviewField::Score, |score| assert_eq!(*score, 9));
 ///
 /// let mut events = Vec::new();
 /// for chunk in ["Here:\n```json\n{\"verdict\": \"ship\", \"reasons\": [\"fa", "st\", \"small\"], ", "\"score\": 9}\n```"] {
@@ -280,8 +280,7 @@ pub use stream::{
 #[cfg_attr(docsrs, doc(cfg(feature = "futures")))]
 pub use stream::{Update, UpdateError, Updates};
 pub use typed::{
-    Atomic, Callback, Complete, Entry, FieldName, FieldState, Item, ItemCallback, StreamingModel,
-    TupleDraft, TupleItem,
+    Atomic, Complete, Entry, FieldName, FieldState, Item, StreamingModel, TupleDraft, TupleItem,
 };
 
 /// The crate README's example, compiled and run as a doctest.

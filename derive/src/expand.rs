@@ -1,10 +1,9 @@
 //! Expansion: the generated items beside the user's type.
 //!
-//! The public companions (`XDraft`, `XField`, `XFieldName`, `XCallbacks`) name only what a
+//! The public companions (`XDraft`, `XField`, `XFieldName`) name only what a
 //! user reads; every impl sits in one `const _: () = { … };` block and reaches the library
 //! through `::settled::__private`. Per field, the impls make one call to a generic helper.
 
-mod callbacks;
 mod data_enum;
 mod draft;
 mod fields;
@@ -46,19 +45,16 @@ fn expand(model: &Model<'_>) -> TokenStream {
             let cx = Cx::new(model, all);
             let (draft, draft_impls) = draft::expand(&cx);
             let (fields, field_impls) = fields::expand(&cx);
-            let (callbacks, callback_impls) = callbacks::expand(&cx);
             let impls = model::expand(&cx);
             quote! {
                 #draft
                 #fields
-                #callbacks
                 #[doc(hidden)]
                 #[allow(non_camel_case_types, non_snake_case, unused_qualifications)]
                 const _: () = {
                     use ::settled::__private as __p;
                     #draft_impls
                     #field_impls
-                    #callback_impls
                     #impls
                 };
             }
@@ -77,7 +73,6 @@ pub(crate) struct Cx<'a> {
     pub(crate) draft: Ident,
     pub(crate) field_enum: Ident,
     pub(crate) field_name: Ident,
-    pub(crate) callbacks: Ident,
     /// What the docs call the type (`Action::Reply` for a variant's fields).
     pub(crate) title: String,
     /// The enum whose variant this is: a field naming it is recursive too.
@@ -95,7 +90,6 @@ impl<'a> Cx<'a> {
             draft: format_ident!("{}Draft", ident),
             field_enum: format_ident!("{}Field", ident),
             field_name: format_ident!("{}FieldName", ident),
-            callbacks: format_ident!("{}Callbacks", ident),
             title: ident.to_string(),
             outer: None,
         }
@@ -113,7 +107,6 @@ impl<'a> Cx<'a> {
             draft: format_ident!("{}Draft", prefix),
             field_enum: format_ident!("{}Field", prefix),
             field_name: format_ident!("{}FieldName", prefix),
-            callbacks: format_ident!("{}Callbacks", prefix),
             title: format!("{outer}::{variant}"),
             outer: Some(outer.clone()),
             ..Cx::new(model, all)

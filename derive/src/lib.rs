@@ -3,7 +3,7 @@
 //!
 //! The derive runs in three steps: parse (serde's own attribute front end plus
 //! `#[settled(...)]`), check (every error collected, each with the span of the offending
-//! item), expand (the draft, the field enums, the builder, the callbacks).
+//! item), expand (the draft, the field enums, the builder).
 
 mod ast;
 mod attr;

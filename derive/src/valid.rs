@@ -120,31 +120,19 @@ fn check_strict_constraints(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
 }
 
 /// Two fields must not generate the same variant (`tag: Vec<_>` gives `TagItem`, as does a
-/// field `tag_item`) or callback; `on_field` is `Stream`'s own.
+/// field `tag_item`).
 fn check_generated_names(fields: &[Field<'_>], errors: &mut Vec<syn::Error>) {
     let mut seen: HashMap<String, &syn::Ident> = HashMap::new();
     for field in fields.iter().filter(|f| !f.skipped) {
         let camel = crate::names::camel(&field.ident);
-        let plain = field.ident.to_string();
-        let plain = plain.trim_start_matches("r#");
-        let mut names = vec![camel.clone(), format!("on_{plain}")];
+        let mut names = vec![camel.clone()];
         if field.attrs.atomic.get().is_some() || shape::vec_element(field.ty).is_none() {
             // A variant named like another field's `…Item` still clashes below.
         } else {
             names.push(format!("{camel}Item"));
-            names.push(format!("on_{plain}_item"));
         }
         names.push(format!("In{camel}"));
         for name in names {
-            if name == "on_field" {
-                errors.push(syn::Error::new_spanned(
-                    &field.ident,
-                    "a field named `field` would generate the callback `on_field`, which \
-                     `settled::Stream::on_field` already names; rename the Rust field and keep \
-                     the key with `#[serde(rename = \"field\")]`",
-                ));
-                continue;
-            }
             if let Some(other) = seen.insert(name.clone(), &field.ident) {
                 errors.push(syn::Error::new_spanned(
                     &field.ident,

@@ -440,15 +440,81 @@ fn duplicate_map_keys_are_rejected_in_a_typed_stream() {
 }
 
 #[test]
+fn callbacks_take_any_variant_nested_ones_too() {
+    use std::sync::{Arc, Mutex};
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut stream = Outer::stream();
+    let (a, b, c, d) = (log.clone(), log.clone(), log.clone(), log.clone());
+    stream
+        // A value settled inside the nested model.
+        .on(OuterField::InInner, move |f: &InnerField| {
+            a.lock().unwrap().push(format!("inner {f:?}"));
+        })
+        // A value settled inside one element of a vector of models.
+        .on_item(OuterField::InItems, move |i, f| {
+            b.lock().unwrap().push(format!("items[{i}] {f:?}"));
+        })
+        .on_item(OuterField::ItemsItem, move |i, item: &Inner| {
+            c.lock().unwrap().push(format!("item {i} {}", item.count));
+        })
+        .on(OuterField::Token, move |t: &String| {
+            d.lock().unwrap().push(format!("token {t}"));
+        });
+    let text = r#"{"ID": 1, "title": "t",
+        "inner": {"displayName": "a", "count": 2, "tags": [], "color": null, "ratio": 3},
+        "items": [{"displayName": "b", "count": 4, "tags": ["x"], "color": "GREEN", "ratio": null}],
+        "maybe": null, "weights": {}, "flags": {}, "grid": [], "token": "T-1", "extra": null}"#;
+    for chunk in text.as_bytes().chunks(3) {
+        stream.feed(chunk).unwrap();
+    }
+    stream.finish().unwrap();
+    let log = log.lock().unwrap();
+    assert_eq!(
+        log[..6],
+        [
+            r#"inner DisplayName("a")"#,
+            "inner Count(2)",
+            "inner Tags([])",
+            "inner Color(None)",
+            "inner Ratio(Some(3))",
+            r#"items[0] DisplayName("b")"#,
+        ]
+    );
+    assert_eq!(
+        log[6..9],
+        [
+            "items[0] Count(4)",
+            r#"items[0] TagsItem(0, "x")"#,
+            r#"items[0] Tags(["x"])"#
+        ]
+    );
+    assert_eq!(
+        log[9..],
+        [
+            "items[0] Color(Some(Green))",
+            "items[0] Ratio(None)",
+            "item 0 4",
+            "token T-1"
+        ]
+    );
+}
+
+#[test]
 fn callbacks_fire_in_settling_order() {
     use std::sync::{Arc, Mutex};
     let log = Arc::new(Mutex::new(Vec::new()));
     let mut stream = Inner::stream();
     let (a, b, c) = (log.clone(), log.clone(), log.clone());
     stream
-        .on_tags_item(move |i, t| a.lock().unwrap().push(format!("tag {i} {t}")))
-        .on_count(move |n| b.lock().unwrap().push(format!("count {n}")))
-        .on_tags(move |t| c.lock().unwrap().push(format!("tags {}", t.len())));
+        .on_item(InnerField::TagsItem, move |i, t| {
+            a.lock().unwrap().push(format!("tag {i} {t}"));
+        })
+        .on(InnerField::Count, move |n| {
+            b.lock().unwrap().push(format!("count {n}"));
+        })
+        .on(InnerField::Tags, move |t| {
+            c.lock().unwrap().push(format!("tags {}", t.len()));
+        });
     let text =
         r#"{"tags": ["x", "y"], "count": 5, "displayName": "", "color": null, "ratio": null}"#;
     for byte in text.as_bytes() {

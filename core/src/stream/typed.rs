@@ -4,8 +4,9 @@ use super::outcome::{FeedError, Fields, Partial, StreamError};
 use crate::error::Error;
 use crate::options::Options;
 use crate::scanner::{Scanner, Warning};
-use crate::typed::{Shape, StreamingModel, TypedSink};
+use crate::typed::{Parts, Shape, StreamingModel, TypedSink};
 use crate::validate;
+use std::any::TypeId;
 use std::fmt;
 
 /// A callback registered with [`TypedStream::on_field`].
@@ -153,6 +154,75 @@ impl<T: StreamingModel> TypedStream<T> {
     pub fn on_field(&mut self, handler: impl FnMut(&T::Field) + Send + 'static) -> &mut Self {
         self.handlers.push(Box::new(handler));
         self
+    }
+
+    /// Calls `callback` with the value of `variant` of the model's field enum each time one
+    /// settles, inside [`TypedStream::feed`]: pass the variant itself
+    /// (`ReviewField::Score`, `ReviewField::InAuthor`), and the callback receives its value.
+    /// For the variants that carry an index (`ReviewField::ReasonsItem`), see
+    /// [`TypedStream::on_item`].
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use settled::StreamingModel;
+    ///
+    /// #[derive(Debug, Deserialize, StreamingModel)]
+    /// struct Review {
+    ///     score: u8,
+    ///     reasons: Vec<String>,
+    /// }
+    ///
+    /// let mut stream = Review::stream();
+    /// stream
+    ///     .on(ReviewField::Score, |score| println!("score {score}"))
+    ///     .on_item(ReviewField::ReasonsItem, |i, reason| println!("reason {i}: {reason}"));
+    /// stream.feed(br#"{"score": 9, "reasons": ["fast"]}"#)?;
+    /// # Ok::<(), settled::Error>(())
+    /// ```
+    pub fn on<V: 'static, C>(
+        &mut self,
+        variant: C,
+        mut callback: impl FnMut(&V) + Send + 'static,
+    ) -> &mut Self
+    where
+        C: Fn(V) -> T::Field + 'static,
+        T::Field: Parts,
+    {
+        let _ = variant;
+        let ctor = TypeId::of::<C>();
+        self.on_field(move |field| {
+            let part = field.part();
+            if part.ctor == ctor && part.item.is_none() {
+                if let Some(value) = part.value.as_any().downcast_ref::<V>() {
+                    callback(value);
+                }
+            }
+        })
+    }
+
+    /// Calls `callback` with the index and the value of `variant`, a variant of the model's
+    /// field enum that carries an index (`ReviewField::ReasonsItem`: one element of a
+    /// vector field; `ReviewField::InItems`: a value settled inside one), each time one
+    /// settles.
+    pub fn on_item<V: 'static, C>(
+        &mut self,
+        variant: C,
+        mut callback: impl FnMut(usize, &V) + Send + 'static,
+    ) -> &mut Self
+    where
+        C: Fn(usize, V) -> T::Field + 'static,
+        T::Field: Parts,
+    {
+        let _ = variant;
+        let ctor = TypeId::of::<C>();
+        self.on_field(move |field| {
+            let part = field.part();
+            if let (true, Some(item)) = (part.ctor == ctor, part.item) {
+                if let Some(value) = part.value.as_any().downcast_ref::<V>() {
+                    callback(item, value);
+                }
+            }
+        })
     }
 
     /// Bytes fed so far, prose included.
@@ -312,12 +382,6 @@ fn missing_root() -> crate::typed::protocol_items::Rejected {
     crate::typed::protocol_items::Rejected {
         error: serde::de::Error::custom("the value does not match the type"),
         span: 0..0,
-    }
-}
-
-impl<T: StreamingModel> crate::typed::OnField<T::Field> for TypedStream<T> {
-    fn on_field(&mut self, handler: impl FnMut(&T::Field) + Send + 'static) -> &mut Self {
-        TypedStream::on_field(self, handler)
     }
 }
 

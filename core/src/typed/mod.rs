@@ -58,7 +58,7 @@ pub(crate) mod protocol_items {
         EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
         unit_variant, variant,
     };
-    pub use super::{Limits, OnField, Part, Parts, Shape, StreamingModel};
+    pub use super::{Limits, Part, Parts, Shape, StreamingModel};
     pub use crate::path::Step;
 }
 
@@ -306,19 +306,6 @@ impl FieldName for std::convert::Infallible {
     }
 }
 
-/// A callback a derived model's `XCallbacks` registers for one field: called with the
-/// field's strict value each time it settles, inside `feed`. Any
-/// `FnMut(&T) + Send + 'static` closure is one.
-pub trait Callback<T>: FnMut(&T) + Send + 'static {}
-
-impl<T, C: FnMut(&T) + Send + 'static> Callback<T> for C {}
-
-/// A callback for the elements of a vector field: called with the index and the value of
-/// each element as it settles. Any `FnMut(usize, &T) + Send + 'static` closure is one.
-pub trait ItemCallback<T>: FnMut(usize, &T) + Send + 'static {}
-
-impl<T, C: FnMut(usize, &T) + Send + 'static> ItemCallback<T> for C {}
-
 /// A settled value as callbacks and `Debug` read it: any `'static` value with `Debug`.
 #[doc(hidden)]
 pub trait PartValue: std::any::Any + fmt::Debug {
@@ -333,61 +320,42 @@ impl<T: std::any::Any + fmt::Debug> PartValue for T {
 }
 
 /// One variant of a derived model's field enum, read generically: one match in generated
-/// code serves the per-field callbacks and `Debug`.
+/// code serves the callbacks ([`TypedStream::on`](crate::TypedStream::on)) and `Debug`.
 #[doc(hidden)]
 pub struct Part<'a> {
+    /// The variant's constructor (`ReviewField::Score`), by its type: what a callback is
+    /// registered with.
+    pub ctor: std::any::TypeId,
     /// The variant's name.
     pub variant: &'static str,
-    /// The index of the field it belongs to.
-    pub field: usize,
-    /// The element's index, for one element of a vector field.
+    /// The element's index, for a variant that carries one (`…Item`, `In…` of a vector).
     pub item: Option<usize>,
-    /// Settled inside the field's value (an `In…` variant), not the field's own value.
-    pub inner: bool,
     /// The payload.
     pub value: &'a dyn PartValue,
 }
 
 impl<'a> Part<'a> {
-    /// A field's own value.
-    pub fn value(variant: &'static str, field: usize, value: &'a dyn PartValue) -> Self {
+    /// A variant with one value, made by `ctor`.
+    pub fn of<C: 'static>(_ctor: &C, variant: &'static str, value: &'a dyn PartValue) -> Self {
         Part {
+            ctor: std::any::TypeId::of::<C>(),
             variant,
-            field,
             item: None,
-            inner: false,
             value,
         }
     }
 
-    /// One element of a vector field.
-    pub fn item(
+    /// A variant with an index and a value (one element of a vector field), made by `ctor`.
+    pub fn item<C: 'static>(
+        _ctor: &C,
         variant: &'static str,
-        field: usize,
         item: usize,
         value: &'a dyn PartValue,
     ) -> Self {
         Part {
+            ctor: std::any::TypeId::of::<C>(),
             variant,
-            field,
             item: Some(item),
-            inner: false,
-            value,
-        }
-    }
-
-    /// A value settled inside the field (inside element `item` of a vector field).
-    pub fn inner(
-        variant: &'static str,
-        field: usize,
-        item: Option<usize>,
-        value: &'a dyn PartValue,
-    ) -> Self {
-        Part {
-            variant,
-            field,
-            item,
-            inner: true,
             value,
         }
     }
@@ -409,46 +377,4 @@ impl fmt::Debug for Part<'_> {
 pub trait Parts: 'static {
     /// The variant `self` is.
     fn part(&self) -> Part<'_>;
-}
-
-/// Callbacks on a stream's fields: what a derived model's `XCallbacks` trait is built on.
-#[doc(hidden)]
-pub trait OnField<F: 'static> {
-    /// Calls `handler` for every field as it settles.
-    fn on_field(&mut self, handler: impl FnMut(&F) + Send + 'static) -> &mut Self;
-
-    /// Calls `callback` with the value of field `index` each time it settles.
-    fn on_index<T: 'static>(&mut self, index: usize, mut callback: impl Callback<T>) -> &mut Self
-    where
-        F: Parts,
-    {
-        self.on_field(move |field| {
-            let part = field.part();
-            if let (false, None, true) = (part.inner, part.item, part.field == index) {
-                if let Some(value) = part.value.as_any().downcast_ref::<T>() {
-                    callback(value);
-                }
-            }
-        })
-    }
-
-    /// Calls `callback` with the index and value of each element of field `index` as it
-    /// settles.
-    fn on_item_index<T: 'static>(
-        &mut self,
-        index: usize,
-        mut callback: impl ItemCallback<T>,
-    ) -> &mut Self
-    where
-        F: Parts,
-    {
-        self.on_field(move |field| {
-            let part = field.part();
-            if let (false, Some(item), true) = (part.inner, part.item, part.field == index) {
-                if let Some(value) = part.value.as_any().downcast_ref::<T>() {
-                    callback(item, value);
-                }
-            }
-        })
-    }
 }

@@ -19,8 +19,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let mut variants = Vec::new();
     // One arm per variant: what it reads as for the callbacks and `Debug`.
     let mut parts = Vec::new();
-    for (index, f) in cx.fields.iter().enumerate() {
-        let index = proc_macro2::Literal::usize_unsuffixed(index);
+    for f in &cx.fields {
         let ty = f.ty;
         let name = &f.name;
         let v = variant(f, "");
@@ -30,13 +29,13 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             let settled = format!("`{name}` settled with this strict value.");
             variants.push(quote! { #[doc = #settled] #v(#ty) });
             let label = v.to_string();
-            parts.push(quote! { Self::#v(__v) => __p::Part::value(#label, #index, __v), });
+            parts.push(quote! { Self::#v(__v) => __p::Part::of(&Self::#v, #label, __v), });
         }
         if let Some(elem) = item_type(f) {
             let vi = variant(f, "Item");
             let label = vi.to_string();
             parts.push(
-                quote! { Self::#vi(__i, __v) => __p::Part::item(#label, #index, *__i, __v), },
+                quote! { Self::#vi(__i, __v) => __p::Part::item(&Self::#vi, #label, *__i, __v), },
             );
             let doc = format!(
                 "An element of `{name}` settled: its index in the draft and its strict value \
@@ -48,8 +47,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             let vin = variant(f, "In");
             let label = vin.to_string();
             parts.push(match item_type(f) {
-                Some(_) => quote! { Self::#vin(__i, __v) => __p::Part::inner(#label, #index, __p::Some(*__i), __v), },
-                None => quote! { Self::#vin(__v) => __p::Part::inner(#label, #index, __p::None, __v), },
+                Some(_) => quote! { Self::#vin(__i, __v) => __p::Part::item(&Self::#vin, #label, *__i, __v), },
+                None => quote! { Self::#vin(__v) => __p::Part::of(&Self::#vin, #label, __v), },
             });
             // A recursive model's own events are boxed (the enum would contain itself).
             let boxed = |payload: TokenStream| {

@@ -5,7 +5,6 @@ use settled::StreamingModel;
 struct Collide {
     tag: Vec<String>,
     tag_item: String,
-    field: u8,
 }
 
 fn main() {}
