@@ -22,6 +22,36 @@ struct Review {
 }
 
 #[test]
+fn a_field_is_pending_then_streaming_then_settled() {
+    use FieldState::{Pending, Settled, Streaming};
+    let mut stream = Review::stream();
+    let states = |stream: &settled::TypedStream<Review>| {
+        let draft = stream.draft();
+        [
+            draft.state(ReviewFieldName::Verdict),
+            draft.state(ReviewFieldName::Reasons),
+            draft.state(ReviewFieldName::Score),
+        ]
+    };
+    assert_eq!(states(&stream), [Pending; 3]);
+    // The key alone: nothing of the value yet.
+    stream.feed(br#"{"verdict": "#).unwrap();
+    assert_eq!(states(&stream), [Pending; 3]);
+    // A unit enum being written: begun, though the draft shows it only once settled.
+    stream.feed(br#""sh"#).unwrap();
+    assert_eq!(states(&stream), [Streaming, Pending, Pending]);
+    assert_eq!(stream.draft().verdict, None);
+    stream.feed(br#"ip", "reasons": ["a"#).unwrap();
+    assert_eq!(states(&stream), [Settled, Streaming, Pending]);
+    // A number is read whole: it settles at the byte after it.
+    stream.feed(br#""], "score": 1"#).unwrap();
+    assert_eq!(states(&stream), [Settled, Settled, Pending]);
+    stream.feed(b"0}").unwrap();
+    assert_eq!(states(&stream), [Settled; 3]);
+    assert_eq!(stream.finish().unwrap().score, 10);
+}
+
+#[test]
 fn review_streams_field_by_field() {
     let mut stream = Review::stream();
     let chunks = [

@@ -4,7 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 use settled::provider::FinishWith;
-use settled::{ErrorKind, Options, SecondRoot, StreamingModel, TypedStream, WarningKind};
+use settled::{
+    ErrorKind, FieldName, Options, SecondRoot, StreamingModel, TypedStream, WarningKind,
+};
 use settled_examples::models::{
     MeetingReport, MeetingReportFieldName, Review, ReviewFieldName, Verdict,
 };

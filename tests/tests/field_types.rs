@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use settled::{Item, StreamingModel, TupleItem};
+use settled::{FieldName, Item, StreamingModel, TupleItem};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};

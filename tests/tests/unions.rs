@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use settled::schema::Schema;
-use settled::{ErrorKind, Item, StreamingModel, TupleItem};
+use settled::{ErrorKind, FieldName, Item, StreamingModel, TupleItem};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
 pub struct Leaf {

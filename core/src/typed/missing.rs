@@ -66,6 +66,18 @@ pub fn missing_refused(name: &'static str) -> Result<(), serde_json::Error> {
     Err(serde::de::Error::missing_field(name))
 }
 
+/// Field `index` of model `T` is required: it has no default and serde's verdict on it
+/// missing is an error (a derived `XFieldName::is_required`).
+pub fn required<T: super::object::Object>(index: usize) -> bool
+where
+    T::Draft: Default,
+{
+    T::REQUIRED
+        .iter()
+        .find(|(i, ..)| *i == index)
+        .is_some_and(|(_, name, verdict)| verdict(name).is_err())
+}
+
 /// At an object's end: serde's verdict on each required field that never settled, in
 /// field order.
 pub fn require_all(

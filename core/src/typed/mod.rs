@@ -44,12 +44,13 @@ pub(crate) mod protocol_items {
     pub use super::containers::Rest;
     pub use super::missing::{
         DraftMap, Required, is_required, missing, missing_ok, missing_refused, nth, require_all,
-        take, take_or, take_present, take_ref, take_ref_or, take_ref_present,
+        required, take, take_or, take_present, take_ref, take_ref_or, take_ref_present,
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{
         Constraint, Keys, Object, ObjectFrame, Op, Reply, Within, check_constraints, field,
-        field_items, flattened, flattened_complete, flattened_rest, leaf, object_step, rest,
+        field_items, flattened, flattened_complete, flattened_missing, flattened_rest, leaf,
+        object_step, rest,
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
@@ -284,25 +285,27 @@ impl Limits {
 }
 
 /// A field of a model, by name: a derived model's `XFieldName` implements it.
-pub trait FieldName: Copy + fmt::Debug + PartialEq + 'static {
+pub trait FieldName: Copy + fmt::Debug + Eq + std::hash::Hash + 'static {
+    /// Every field, in declaration order.
+    const ALL: &'static [Self];
     /// The key serde reads for the field.
     fn key(self) -> &'static str;
     /// serde requires the field: no default, and its type has no value for a missing key
     /// (an `Option` does).
     fn is_required(self) -> bool;
-    /// Every field, in declaration order.
-    fn all() -> &'static [Self];
+    /// Every field, in declaration order ([`FieldName::ALL`]).
+    fn all() -> &'static [Self] {
+        Self::ALL
+    }
 }
 
 impl FieldName for std::convert::Infallible {
+    const ALL: &'static [Self] = &[];
     fn key(self) -> &'static str {
         match self {}
     }
     fn is_required(self) -> bool {
         match self {}
-    }
-    fn all() -> &'static [Self] {
-        &[]
     }
 }
 

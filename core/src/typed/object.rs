@@ -2,6 +2,7 @@
 //! to fields, and the per-field helpers generated code calls.
 
 use super::StreamingModel;
+use super::missing::{Required, require_all};
 use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot};
 use crate::path::Step;
 use crate::sink::Raw;
@@ -12,40 +13,51 @@ use std::any::Any;
 pub enum FieldState {
     /// Nothing has arrived for the field yet.
     Pending,
-    /// The field's value has begun (a partial string, a growing vector).
+    /// The field's value has begun (a partial string, a growing vector; a number, a
+    /// boolean or an enum being written, which the draft shows only once settled).
     Streaming,
     /// The field's value is final.
     Settled,
 }
 
-/// Which fields of a draft have settled (up to 128 fields, checked by the derive).
+/// Which fields of a draft have settled, and which have begun (up to 128 fields, checked
+/// by the derive).
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct FieldSet(u128);
+pub struct FieldSet {
+    settled: u128,
+    begun: u128,
+}
+
+/// The bit of field `index` (none past 128).
+fn bit(index: usize) -> u128 {
+    u32::try_from(index)
+        .ok()
+        .and_then(|i| 1u128.checked_shl(i))
+        .unwrap_or(0)
+}
 
 impl FieldSet {
-    /// Marks field `index`.
+    /// Marks field `index` settled.
     pub fn insert(&mut self, index: usize) {
-        if index < 128 {
-            self.0 |= 1 << index;
-        }
+        self.settled |= bit(index);
     }
 
-    /// Field `index` is marked.
+    /// Field `index` has settled.
     pub fn contains(&self, index: usize) -> bool {
-        index < 128 && self.0 & (1 << index) != 0
+        self.settled & bit(index) != 0
     }
 
-    /// The state of field `index`, given which fields' drafts are present.
-    pub fn state_of(&self, index: usize, begun: &[bool]) -> FieldState {
-        self.state(index, begun.get(index).copied().unwrap_or(false))
+    /// Marks field `index` begun: its value's first byte has been read.
+    pub fn begin(&mut self, index: usize) {
+        self.begun |= bit(index);
     }
 
-    /// The state of field `index` whose draft is present (`begun`) or not.
-    pub fn state(&self, index: usize, begun: bool) -> FieldState {
+    /// The state of field `index`.
+    pub fn state(&self, index: usize) -> FieldState {
         if self.contains(index) {
             FieldState::Settled
-        } else if begun {
+        } else if self.begun & bit(index) != 0 {
             FieldState::Streaming
         } else {
             FieldState::Pending
@@ -94,9 +106,15 @@ where
         draft: &'d mut Self::Draft,
     ) -> Reply<'d, Self::Field>;
 
+    /// The fields serde reads unless they have a default, with serde's verdict when one
+    /// never came.
+    const REQUIRED: &'static [Required];
+
     /// At the closing brace: serde's verdict on the fields that never came (a missing
     /// required field).
-    fn complete(draft: &Self::Draft) -> Result<(), serde_json::Error>;
+    fn complete(draft: &Self::Draft) -> Result<(), serde_json::Error> {
+        require_all(Self::field_set(draft).unwrap_or_default(), Self::REQUIRED)
+    }
 
     /// A map flattened into the struct takes the keys no field reads.
     const REST: bool = false;
@@ -280,6 +298,7 @@ where
                         index,
                         fresh: false,
                     };
+                    T::settled_mut(draft).begin(index);
                 }
                 match T::field(index, Op::Step(&mut self.member, event), draft) {
                     Reply::Flow(Flow::Push(frame)) => return FrameFlow::Push(frame),
@@ -618,6 +637,9 @@ where
             _ => Reply::Draft(None),
         };
     }
+    if let Op::Step(..) = op {
+        M::settled_mut(draft).begin(index);
+    }
     let (reply, settled) = match M::field(index, op, &mut *draft) {
         Reply::Flow(Flow::Done(Ok(field))) => (Reply::Flow(Flow::Done(Ok(inner(field)))), true),
         Reply::Flow(flow) => (Reply::Flow(flow.map(inner)), false),
@@ -649,6 +671,15 @@ where
 {
     let draft = slot.get_or_insert_with(M::Draft::default);
     M::rest(key, op, draft).map(inner)
+}
+
+/// serde's verdict on a flattened struct none of whose members came (a `REQUIRED` entry:
+/// the struct is required while one of its members is).
+pub fn flattened_missing<M: Object>(_name: &'static str) -> Result<(), serde_json::Error>
+where
+    M::Draft: Default,
+{
+    M::complete(&M::Draft::default())
 }
 
 /// serde's verdict on the members of a flattened struct that never came.

@@ -32,10 +32,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             #fvis #fident: ::core::option::Option<#ty>,
         }
     });
-    let begun = cx.fields.iter().map(|f| {
-        let fident = &f.ident;
-        quote! { self.#fident.is_some() }
-    });
     let marker = cx.marker().map(|marker| {
         quote! {
             #[doc(hidden)]
@@ -83,7 +79,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
             pub fn state(&self, field: #field_name) -> ::settled::FieldState {
-                self.__settled.state_of(field as usize, &[#(#begun),*])
+                self.__settled.state(field as usize)
             }
         }
 

@@ -85,22 +85,58 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let d = format!("`{}`", f.name);
         quote! { #[doc = #d] }
     });
-    let keys = cx.fields.iter().map(|f| &f.name);
-    let required = cx.fields.iter().map(|f| {
-        let name = &f.name;
-        let ty = f.ty;
-        if default_expr(cx, f).is_some() {
-            quote! { false }
-        } else if f.with.is_some() {
-            quote! { true }
-        } else if cx.generic(f) {
-            // Not nameable from this non-generic enum: serde's rule for `Option`.
-            let optional = crate::shape::is_option(ty);
-            quote! { !#optional }
+    let labels = name_variants.iter().map(|v| v.to_string());
+    // A struct without fields has a name enum without variants: nothing to read.
+    let empty = name_variants.is_empty();
+    let own = if empty {
+        quote! { match self {} }
+    } else {
+        quote! { self as usize }
+    };
+    // The bodies that read `&self` (nothing to read without variants).
+    let by_ref = |body: TokenStream| {
+        if empty {
+            quote! { match *self {} }
         } else {
-            quote! { __p::is_required::<#ty>(#name) }
+            body
         }
-    });
+    };
+    let debug = by_ref(quote! { __f.write_str(__p::nth(&[#(#labels),*], *self as usize)) });
+    let eq = by_ref(quote! { *self as usize == *__other as usize });
+    let hash = by_ref(quote! { __h.write_usize(*self as usize) });
+    let by_value = |body: TokenStream| {
+        if empty {
+            quote! { match self {} }
+        } else {
+            body
+        }
+    };
+    // A non-generic model's own tables answer; a generic one's cannot be named from this
+    // non-generic enum: its keys are listed, and serde's rule for `Option` decides.
+    let (key, is_required) = if cx.generics().params.is_empty() {
+        let ident = cx.ident;
+        (
+            quote! { __p::nth(<#ident as __p::Object>::KEYS.names, #own) },
+            quote! { __p::required::<#ident>(#own) },
+        )
+    } else {
+        let keys = cx.fields.iter().map(|f| &f.name);
+        let required = cx.fields.iter().map(|f| {
+            if default_expr(cx, f).is_some() {
+                quote! { false }
+            } else if f.with.is_some() {
+                quote! { true }
+            } else {
+                let optional = crate::shape::is_option(f.ty);
+                quote! { !#optional }
+            }
+        });
+        (
+            quote! { __p::nth(&[#(#keys),*], #own) },
+            quote! { [#(#required),*].get(#own).copied().unwrap_or(false) },
+        )
+    };
+    let (key, is_required) = (by_value(key), by_value(is_required));
     // Only a generic struct needs a variant that uses its type parameters.
     let marker_variant = cx.marker().map(|marker| {
         quote! { #[doc(hidden)] __Marker(#marker, ::core::convert::Infallible), }
@@ -119,7 +155,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
 
         #[doc = #name_doc]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy)]
         #vis enum #field_name {
             #(#name_docs #name_variants,)*
         }
@@ -148,25 +184,40 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
 
         #[automatically_derived]
         impl ::settled::FieldName for #field_name {
+            const ALL: &'static [Self] = &[#(Self::#name_variants),*];
+
             fn key(self) -> &'static str {
-                __p::nth(&[#(#keys),*], self as usize)
+                #key
             }
 
             fn is_required(self) -> bool {
-                match self {
-                    #(#field_name::#name_variants => #required,)*
-                }
+                #is_required
             }
+        }
 
-            fn all() -> &'static [Self] {
-                Self::ALL
+        // The variant's name, as `#[derive(Debug)]` writes it; equal and hashed by index.
+        #[automatically_derived]
+        impl ::core::fmt::Debug for #field_name {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                #debug
             }
         }
 
         #[automatically_derived]
-        impl #field_name {
-            /// Every field, in declaration order.
-            pub const ALL: &'static [Self] = &[#(#field_name::#name_variants),*];
+        impl ::core::cmp::PartialEq for #field_name {
+            fn eq(&self, __other: &Self) -> bool {
+                #eq
+            }
+        }
+
+        #[automatically_derived]
+        impl ::core::cmp::Eq for #field_name {}
+
+        #[automatically_derived]
+        impl ::core::hash::Hash for #field_name {
+            fn hash<__H: ::core::hash::Hasher>(&self, __h: &mut __H) {
+                #hash
+            }
         }
     };
     (public, private)

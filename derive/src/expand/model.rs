@@ -210,6 +210,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 ),
             });
             require.push(quote! { __p::flattened_complete::<#stream>(&__d.#fident)?; });
+            // Required while its own required members are.
+            let name = &f.name;
+            required.push(quote! { (#k, #name, __p::flattened_missing::<#stream>), });
             inner_rests.push(quote! {
                 if <#stream as __p::Object>::REST {
                     return __p::flattened_rest::<#stream, Self>(
@@ -267,6 +270,15 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             }
         }
     };
+    // With flattened structs, their own verdicts first.
+    let complete = (!require.is_empty()).then(|| {
+        quote! {
+            fn complete(__d: &Self::Draft) -> __p::Result<(), __p::serde_json::Error> {
+                #(#require)*
+                __p::require_all(__d.__settled, Self::REQUIRED)
+            }
+        }
+    });
     let rest = match rest {
         Some(own) => {
             // Both this struct's map and a flattened struct's would take the other keys
@@ -333,10 +345,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 }
             }
 
-            fn complete(__d: &Self::Draft) -> __p::Result<(), __p::serde_json::Error> {
-                #(#require)*
-                __p::require_all(__d.__settled, &[#(#required)*])
-            }
+            const REQUIRED: &'static [__p::Required] = &[#(#required)*];
+
+            #complete
 
             #rest
         }
