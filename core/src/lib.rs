@@ -280,7 +280,8 @@ pub use stream::{
 #[cfg_attr(docsrs, doc(cfg(feature = "futures")))]
 pub use stream::{Update, UpdateError, Updates};
 pub use typed::{
-    Atomic, Complete, Entry, FieldName, FieldState, Item, StreamingModel, TupleDraft, TupleItem,
+    Atomic, Complete, DraftOf, Entry, FieldName, FieldOf, FieldState, Item, StreamingModel,
+    TupleDraft, TupleItem,
 };
 
 /// The crate README's example, compiled and run as a doctest.

@@ -198,7 +198,7 @@ pub(crate) fn draft_type(field: &Field<'_>) -> TokenStream {
         return quote_spanned! {ty.span()=> ::settled::Complete<#ty> };
     }
     let stream = stream_type(field);
-    quote_spanned! {ty.span()=> <#stream as ::settled::StreamingModel>::Draft }
+    quote_spanned! {ty.span()=> ::settled::DraftOf<#stream> }
 }
 
 /// The marker type that reads a `deserialize_with` field.

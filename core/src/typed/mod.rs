@@ -232,6 +232,14 @@ pub trait StreamingModel: Sized + 'static {
     fn into_value(draft: Self::Draft) -> Result<Self::Value, protocol::Rejected>;
 }
 
+/// The draft of a streamed type `T`: a derived draft's field of type `T` is an
+/// `Option<DraftOf<T>>` (`None` until its value begins).
+pub type DraftOf<T> = <T as StreamingModel>::Draft;
+
+/// What settles inside a streamed type `T` (a derived model's `XField`, a vector's
+/// [`Item`]): the payload of a derived field enum's `In…` variants.
+pub type FieldOf<T> = <T as StreamingModel>::Field;
+
 /// What OpenAI's strict structured outputs limit in a type's schema.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]

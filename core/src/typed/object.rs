@@ -68,13 +68,61 @@ impl FieldSet {
 /// A struct's keys as serde reads them.
 #[derive(Debug)]
 pub struct Keys {
-    /// The field index of a key (its name or an alias).
-    pub index_of: fn(&str) -> Option<usize>,
-    /// Each field's name, by index.
+    /// Each field's name, by index: the key serde reads for it.
     pub names: &'static [&'static str],
+    /// The other keys serde reads for a field (`alias`), with the field's index.
+    pub aliases: &'static [(&'static str, usize)],
+    /// A struct that flattens others finds its keys with this instead (its flattened
+    /// fields' names are not keys).
+    pub lookup: Option<fn(&str) -> Option<usize>>,
     /// Under `deny_unknown_fields`: every key serde accepts (names and aliases), for its
     /// "unknown field" message.
     pub deny_unknown: Option<&'static [&'static str]>,
+}
+
+impl Keys {
+    /// The keys of a struct whose fields are `names`, read also as `aliases`.
+    pub const fn new(
+        names: &'static [&'static str],
+        aliases: &'static [(&'static str, usize)],
+    ) -> Self {
+        Keys {
+            names,
+            aliases,
+            lookup: None,
+            deny_unknown: None,
+        }
+    }
+
+    /// Under `deny_unknown_fields`, with every key serde accepts.
+    pub const fn deny_unknown(self, known: &'static [&'static str]) -> Self {
+        Keys {
+            deny_unknown: Some(known),
+            ..self
+        }
+    }
+
+    /// Keys found by `lookup` (a struct that flattens others).
+    pub const fn lookup(self, lookup: fn(&str) -> Option<usize>) -> Self {
+        Keys {
+            lookup: Some(lookup),
+            ..self
+        }
+    }
+
+    /// The field index of `key` (a name or an alias).
+    pub fn index_of(&self, key: &str) -> Option<usize> {
+        if let Some(lookup) = self.lookup {
+            return lookup(key);
+        }
+        let alias = || {
+            self.aliases
+                .iter()
+                .find(|(a, _)| *a == key)
+                .map(|&(_, i)| i)
+        };
+        self.names.iter().position(|n| *n == key).or_else(alias)
+    }
 }
 
 /// What the derive generates for a struct: its fields, by index. The frame of every model
@@ -204,7 +252,7 @@ where
         self.phase = Phase::Skip;
         self.member = Member::default();
         let keys = &T::KEYS;
-        match (keys.index_of)(key) {
+        match keys.index_of(key) {
             Some(index) if self.seen.contains(index) => {
                 let name = keys.names.get(index).copied().unwrap_or(key);
                 out.reject_member(Rejected::custom(

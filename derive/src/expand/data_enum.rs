@@ -105,8 +105,8 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     (None, _) => quote! { () },
                 };
                 Content {
-                    draft: quote! { <#stream as ::settled::StreamingModel>::Draft },
-                    field: quote! { <#stream as ::settled::StreamingModel>::Field },
+                    draft: quote! { ::settled::DraftOf<#stream> },
+                    field: quote! { ::settled::FieldOf<#stream> },
                     build: quote! { #ident::#vident(__v) },
                     inner: !atomic && ty.is_some_and(shape::has_inner),
                     recursive: ty.is_some_and(|t| mentions(t, &[ident])),
@@ -117,8 +117,8 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 let types: Vec<&syn::Type> = v.original.fields.iter().map(|f| &f.ty).collect();
                 let at = (0..types.len()).map(syn::Index::from);
                 Content {
-                    draft: quote! { <(#(#types,)*) as ::settled::StreamingModel>::Draft },
-                    field: quote! { <(#(#types,)*) as ::settled::StreamingModel>::Field },
+                    draft: quote! { ::settled::DraftOf<(#(#types,)*)> },
+                    field: quote! { ::settled::FieldOf<(#(#types,)*)> },
                     ty: quote! { (#(#types,)*) },
                     build: quote! { #ident::#vident(#(__v.#at),*) },
                     inner: true,

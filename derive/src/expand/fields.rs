@@ -60,7 +60,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             };
             variants.push(match item_type(f) {
                 Some(elem) => {
-                    let payload = boxed(quote! { <#elem as ::settled::StreamingModel>::Field });
+                    let payload = boxed(quote! { ::settled::FieldOf<#elem> });
                     let doc = format!(
                         "Inside element `index` of `{name}`, a value settled (the element's own field)."
                     );
@@ -68,7 +68,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
                 }
                 None => {
                     let stream = super::stream_type(f);
-                    let payload = boxed(quote! { <#stream as ::settled::StreamingModel>::Field });
+                    let payload = boxed(quote! { ::settled::FieldOf<#stream> });
                     let doc = format!("Inside `{name}`, a value settled (its own field).");
                     quote! { #[doc = #doc] #vin(#payload) }
                 }

@@ -148,12 +148,10 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         .collect();
     let names = cx.fields.iter().map(|f| &f.name);
     // serde's own list for its "unknown field" message: every name and alias.
-    let deny_unknown = if cx.model.deny_unknown_fields {
+    let deny_unknown = cx.model.deny_unknown_fields.then(|| {
         let known = cx.fields.iter().flat_map(|f| &f.keys);
-        quote! { __p::Some(&[#(#known),*]) }
-    } else {
-        quote! { __p::None }
-    };
+        quote! { .deny_unknown(&[#(#known),*]) }
+    });
     let mut field_arms = Vec::new();
     let mut require = Vec::new();
     let mut required = Vec::new();
@@ -200,7 +198,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             let start = base.clone();
             let len = quote! { <#stream as __p::Object>::WIDTH };
             flattened_keys.push(quote! {
-                if let __p::Some(__j) = (<#stream as __p::Object>::KEYS.index_of)(__k) {
+                if let __p::Some(__j) = <#stream as __p::Object>::KEYS.index_of(__k) {
                     return __p::Some(#start + __j);
                 }
             });
@@ -248,16 +246,19 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         });
         quote! { const WIDTH: usize = { #check #base }; }
     });
-    let index_of = if flattened_keys.is_empty() {
+    // Each field's name is its key, and its aliases are listed; a struct that flattens
+    // another finds keys by a lookup of its own (a flattened field's name is no key).
+    let aliases = cx.fields.iter().enumerate().flat_map(|(i, f)| {
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        let name = &f.name;
+        f.keys
+            .iter()
+            .filter(move |k| *k != name)
+            .map(move |alias| quote! { (#alias, #i) })
+    });
+    let lookup = cx.fields.iter().any(|f| f.flatten).then(|| {
         quote! {
-            |__k| match __k {
-                #(#key_arms)*
-                _ => __p::None,
-            }
-        }
-    } else {
-        quote! {
-            |__k| {
+            .lookup(|__k| {
                 let __own = match __k {
                     #(#key_arms)*
                     _ => __p::None,
@@ -267,9 +268,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 }
                 #(#flattened_keys)*
                 __p::None
-            }
+            })
         }
-    };
+    });
     // With flattened structs, their own verdicts first.
     let complete = (!require.is_empty()).then(|| {
         quote! {
@@ -323,11 +324,8 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics __p::Object for #ident #ty_generics #where_clause {
-            const KEYS: __p::Keys = __p::Keys {
-                index_of: #index_of,
-                names: &[#(#names),*],
-                deny_unknown: #deny_unknown,
-            };
+            const KEYS: __p::Keys =
+                __p::Keys::new(&[#(#names),*], &[#(#aliases),*]) #deny_unknown #lookup;
             #width
 
             fn settled_mut(__d: &mut Self::Draft) -> &mut __p::FieldSet {
