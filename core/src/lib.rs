@@ -170,7 +170,8 @@ pub use scanner::{Scanner, Warning, WarningKind};
 ///   booleans, enums and `#[settled(atomic)]` fields only once settled). `Option<T>` fields
 ///   tell "not arrived" (`None`) from "the model wrote null" (`Some(None)`).
 ///   `draft.state(XFieldName::F)` says pending, streaming or settled. The draft implements
-///   `Default`, `Debug`, `Clone`, `PartialEq` and `Serialize` (with serde's keys).
+///   `Default`, `Clone`, `PartialEq`, `Serialize` (with serde's keys, absent fields left
+///   out) and `Debug`, which shows its name and that JSON (`ReviewDraft {"score":9}`).
 /// - `XField`: one variant per field with its strict value, `FItem(index, value)` per
 ///   element of a vector field, `InF(…)` for values settling inside a nested model.
 /// - `XFieldName`: the fields, with `key()` (what serde reads) and `is_required()`.

@@ -205,6 +205,24 @@ impl<S: serde::Serializer> DraftMap<S> {
     }
 }
 
+/// A derived draft's `Debug`: its name, then what it serializes to (the JSON a browser
+/// gets: absent fields left out, `null` for a field the model wrote as null), pretty
+/// under `{:#?}`.
+pub fn debug_draft<D: serde::Serialize>(
+    name: &str,
+    draft: &D,
+    f: &mut std::fmt::Formatter<'_>,
+) -> std::fmt::Result {
+    let json = match f.alternate() {
+        true => serde_json::to_string_pretty(draft),
+        false => serde_json::to_string(draft),
+    };
+    match json {
+        Ok(json) => write!(f, "{name} {json}"),
+        Err(error) => write!(f, "{name} <{error}>"),
+    }
+}
+
 /// A serializer that takes a map (a draft serializes as one) and writes its entries into
 /// the parent's map; anything else is an error.
 struct Entries<'m, M>(&'m mut M);

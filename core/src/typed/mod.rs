@@ -43,8 +43,9 @@ pub(crate) mod protocol_items {
     };
     pub use super::containers::Rest;
     pub use super::missing::{
-        DraftMap, Required, is_required, missing, missing_ok, missing_refused, nth, require_all,
-        required, take, take_or, take_present, take_ref, take_ref_or, take_ref_present,
+        DraftMap, Required, debug_draft, is_required, missing, missing_ok, missing_refused, nth,
+        require_all, required, take, take_or, take_present, take_ref, take_ref_or,
+        take_ref_present,
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{
@@ -60,6 +61,7 @@ pub(crate) mod protocol_items {
         unit_variant, variant,
     };
     pub use super::{Limits, Part, Parts, Shape, StreamingModel};
+    pub use crate::__name_traits as name_traits;
     pub use crate::path::Step;
 }
 
@@ -315,6 +317,57 @@ impl FieldName for std::convert::Infallible {
     fn is_required(self) -> bool {
         match self {}
     }
+}
+
+/// `Debug` (the variant's name), `PartialEq`, `Eq` and `Hash` (by index) for a derived
+/// field-name enum: `name_traits!(ReviewFieldName, ["Verdict", "Score"])`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __name_traits {
+    ($name:ident, []) => {
+        #[automatically_derived]
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, _: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match *self {}
+            }
+        }
+        #[automatically_derived]
+        impl ::core::cmp::PartialEq for $name {
+            fn eq(&self, _: &Self) -> bool {
+                match *self {}
+            }
+        }
+        #[automatically_derived]
+        impl ::core::cmp::Eq for $name {}
+        #[automatically_derived]
+        impl ::core::hash::Hash for $name {
+            fn hash<H: ::core::hash::Hasher>(&self, _: &mut H) {
+                match *self {}
+            }
+        }
+    };
+    ($name:ident, [$($label:literal),+]) => {
+        #[automatically_derived]
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str($crate::__private::nth(&[$($label),+], *self as usize))
+            }
+        }
+        #[automatically_derived]
+        impl ::core::cmp::PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                *self as usize == *other as usize
+            }
+        }
+        #[automatically_derived]
+        impl ::core::cmp::Eq for $name {}
+        #[automatically_derived]
+        impl ::core::hash::Hash for $name {
+            fn hash<H: ::core::hash::Hasher>(&self, h: &mut H) {
+                h.write_usize(*self as usize)
+            }
+        }
+    };
 }
 
 /// A settled value as callbacks and `Debug` read it: any `'static` value with `Debug`.

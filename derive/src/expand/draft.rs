@@ -42,7 +42,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     // draft gets its impls by hand.
     let (derives, impls) = if cx.marker().is_none() {
         let derives = quote! {
-            #[derive(Clone, Debug, Default, PartialEq)]
+            #[derive(Clone, Default, PartialEq)]
         };
         (derives, None)
     } else {
@@ -58,6 +58,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             #marker
         }
     };
+    let draft_name = draft.to_string();
     let entries = cx.fields.iter().map(|f| {
         let fident = &f.ident;
         let name = &f.name;
@@ -75,6 +76,14 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             }
         }
 
+        // What it serializes to: the JSON a browser gets.
+        #[automatically_derived]
+        impl #impl_generics ::core::fmt::Debug for #draft #ty_generics #where_clause {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                __p::debug_draft(#draft_name, self, __f)
+            }
+        }
+
         #[automatically_derived]
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
@@ -88,14 +97,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     (public, private)
 }
 
-/// `Clone`, `Debug`, `Default` and `PartialEq` for a generic model's draft.
+/// `Clone`, `Default` and `PartialEq` for a generic model's draft.
 fn generic_impls(cx: &Cx<'_>) -> TokenStream {
     let draft = &cx.draft;
     let (impl_generics, ty_generics, _) = cx.generics().split_for_impl();
     let where_clause = cx.where_clause();
     let idents: Vec<_> = cx.fields.iter().map(|f| &f.ident).collect();
-    let names: Vec<_> = cx.fields.iter().map(|f| f.ident.to_string()).collect();
-    let draft_name = draft.to_string();
     quote! {
         #[automatically_derived]
         impl #impl_generics ::core::default::Default for #draft #ty_generics #where_clause {
@@ -126,13 +133,5 @@ fn generic_impls(cx: &Cx<'_>) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
-        impl #impl_generics ::core::fmt::Debug for #draft #ty_generics #where_clause {
-            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                __f.debug_struct(#draft_name)
-                    #(.field(#names, &self.#idents))*
-                    .finish()
-            }
-        }
     }
 }

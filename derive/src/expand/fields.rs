@@ -93,17 +93,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     } else {
         quote! { self as usize }
     };
-    // The bodies that read `&self` (nothing to read without variants).
-    let by_ref = |body: TokenStream| {
-        if empty {
-            quote! { match *self {} }
-        } else {
-            body
-        }
-    };
-    let debug = by_ref(quote! { __f.write_str(__p::nth(&[#(#labels),*], *self as usize)) });
-    let eq = by_ref(quote! { *self as usize == *__other as usize });
-    let hash = by_ref(quote! { __h.write_usize(*self as usize) });
     let by_value = |body: TokenStream| {
         if empty {
             quote! { match self {} }
@@ -196,29 +185,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
 
         // The variant's name, as `#[derive(Debug)]` writes it; equal and hashed by index.
-        #[automatically_derived]
-        impl ::core::fmt::Debug for #field_name {
-            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                #debug
-            }
-        }
-
-        #[automatically_derived]
-        impl ::core::cmp::PartialEq for #field_name {
-            fn eq(&self, __other: &Self) -> bool {
-                #eq
-            }
-        }
-
-        #[automatically_derived]
-        impl ::core::cmp::Eq for #field_name {}
-
-        #[automatically_derived]
-        impl ::core::hash::Hash for #field_name {
-            fn hash<__H: ::core::hash::Hasher>(&self, __h: &mut __H) {
-                #hash
-            }
-        }
+        __p::name_traits!(#field_name, [#(#labels),*]);
     };
     (public, private)
 }
