@@ -107,6 +107,72 @@ pub fn take<F: StreamingModel>(
     }
 }
 
+/// A run of consecutive fields of model `M` taken as [`take`] takes each, in one call:
+/// `F` is the tuple of their stream types (one to twelve), the first at index `first`.
+pub fn take_run<F: TakeRun, M: super::object::Object>(
+    drafts: F::Drafts,
+    settled: super::object::FieldSet,
+    first: usize,
+) -> Result<F::Values, Rejected>
+where
+    M::Draft: Default,
+{
+    F::take_run(drafts, settled, first, M::KEYS.names)
+}
+
+/// A tuple of stream types whose drafts [`take_run`] takes apart.
+pub trait TakeRun {
+    /// The fields' drafts.
+    type Drafts;
+    /// The fields' values.
+    type Values;
+    /// See [`take_run`].
+    fn take_run(
+        drafts: Self::Drafts,
+        settled: super::object::FieldSet,
+        first: usize,
+        names: &'static [&'static str],
+    ) -> Result<Self::Values, Rejected>;
+}
+
+macro_rules! take_run {
+    ($(($($F:ident $d:ident $i:tt),+))+) => {$(
+        impl<$($F: StreamingModel),+> TakeRun for ($($F,)+) {
+            type Drafts = ($(Option<$F::Draft>,)+);
+            type Values = ($($F::Value,)+);
+
+            fn take_run(
+                drafts: Self::Drafts,
+                settled: super::object::FieldSet,
+                first: usize,
+                names: &'static [&'static str],
+            ) -> Result<Self::Values, Rejected> {
+                let ($($d,)+) = drafts;
+                Ok(($({
+                    let index = first + $i;
+                    let name = names.get(index).copied().unwrap_or_default();
+                    take::<$F>($d, settled.contains(index), name)?
+                },)+))
+            }
+        }
+    )+};
+}
+
+take_run! {
+    (A a 0)
+    (A a 0, B b 1)
+    (A a 0, B b 1, C c 2)
+    (A a 0, B b 1, C c 2, D d 3)
+    (A a 0, B b 1, C c 2, D d 3, E e 4)
+    (A a 0, B b 1, C c 2, D d 3, E e 4, G g 5)
+    (A a 0, B b 1, C c 2, D d 3, E e 4, G g 5, H h 6)
+    (A a 0, B b 1, C c 2, D d 3, E e 4, G g 5, H h 6, I i 7)
+    (A a 0, B b 1, C c 2, D d 3, E e 4, G g 5, H h 6, I i 7, J j 8)
+    (A a 0, B b 1, C c 2, D d 3, E e 4, G g 5, H h 6, I i 7, J j 8, K k 9)
+    (A a 0, B b 1, C c 2, D d 3, E e 4, G g 5, H h 6, I i 7, J j 8, K k 9, L l 10)
+    (A a 0, B b 1, C c 2, D d 3, E e 4, G g 5, H h 6, I i 7, J j 8, K k 9, L l 10, M m 11)
+}
+
 /// A field with a default (`#[serde(default)]`, skipped fields): its draft taken apart if
 /// it settled, else the default.
 pub fn take_or<F: StreamingModel>(

@@ -45,7 +45,7 @@ pub(crate) mod protocol_items {
     pub use super::missing::{
         DraftMap, Required, debug_draft, is_required, missing, missing_ok, missing_refused, nth,
         require_all, required, take, take_or, take_present, take_ref, take_ref_or,
-        take_ref_present,
+        take_ref_present, take_run,
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{

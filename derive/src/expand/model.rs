@@ -84,6 +84,8 @@ fn with_reader(f: &Field<'_>) -> Option<TokenStream> {
 
 /// The value from the draft, taken apart. Fields that never settled take serde's value
 /// for them: their default, or the "missing field" serde gives (`None` for an `Option`).
+/// Runs of consecutive plain fields (no default, no reader of the user's, not flattened)
+/// are taken in one call each, by the tuple of their types.
 fn construct(cx: &Cx<'_>) -> TokenStream {
     let needs_default = !matches!(cx.model.default, crate::ast::Fallback::None)
         && cx
@@ -93,6 +95,31 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
     let container_default = needs_default.then(|| {
         let ident = cx.ident;
         quote! { let __default: #ident = ::core::default::Default::default(); }
+    });
+    let plain = |f: &Field<'_>| default_expr(cx, f).is_none() && f.with.is_none() && !f.flatten;
+    // Runs of plain fields: (first index, fields), at most twelve each.
+    let mut runs: Vec<(usize, Vec<&Field<'_>>)> = Vec::new();
+    for (i, f) in cx.fields.iter().enumerate() {
+        if !plain(f) {
+            continue;
+        }
+        match runs.last_mut() {
+            Some((first, run)) if *first + run.len() == i && run.len() < 12 => run.push(f),
+            _ => runs.push((i, vec![f])),
+        }
+    }
+    let taken = runs.iter().map(|(first, run)| {
+        let first = proc_macro2::Literal::usize_unsuffixed(*first);
+        let streams = run.iter().map(|f| stream_type(f));
+        let drafts = run.iter().map(|f| {
+            let fident = &f.ident;
+            quote! { __d.#fident }
+        });
+        let binds = run.iter().map(|f| taken_ident(f));
+        quote! {
+            let (#(#binds,)*) =
+                __p::take_run::<(#(#streams,)*), Self>((#(#drafts,)*), __s, #first)?;
+        }
     });
     let members = cx.all.iter().map(|f| {
         let fident = &f.ident;
@@ -111,23 +138,30 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
                 )?,
             };
         }
+        if plain(f) {
+            let bind = taken_ident(f);
+            return quote! { #fident: #bind, };
+        }
         let name = &f.name;
         let index = proc_macro2::Literal::usize_unsuffixed(index);
         let args = quote! { __d.#fident, __s.contains(#index) };
-        let call = match (default_expr(cx, f), f.with.is_some()) {
-            (Some(default), _) => {
-                quote! { __p::take_or::<#stream>(#args, || #default) }
-            }
-            (None, true) => quote! { __p::take_present::<#stream>(#args, #name) },
-            (None, false) => quote! { __p::take::<#stream>(#args, #name) },
+        let call = match default_expr(cx, f) {
+            Some(default) => quote! { __p::take_or::<#stream>(#args, || #default) },
+            None => quote! { __p::take_present::<#stream>(#args, #name) },
         };
         quote! { #fident: #call?, }
     });
     quote! {
         let __s = __d.__settled;
         #container_default
+        #(#taken)*
         __p::Ok(Self { #(#members)* })
     }
+}
+
+/// The local a plain field's value is taken into.
+fn taken_ident(f: &Field<'_>) -> syn::Ident {
+    quote::format_ident!("__f_{}", f.ident.to_string().trim_start_matches("r#"))
 }
 
 /// The field table: keys, and per field its value's events, its draft, its inner fields.
