@@ -14,6 +14,7 @@ mod normalize;
 mod object;
 mod protocol;
 mod replay;
+mod runs;
 mod scalar;
 mod sequences;
 mod sink;
@@ -45,7 +46,7 @@ pub(crate) mod protocol_items {
     pub use super::missing::{
         DraftMap, Required, debug_draft, is_required, missing, missing_ok, missing_refused, nth,
         require_all, required, take, take_or, take_present, take_ref, take_ref_or,
-        take_ref_present, take_run,
+        take_ref_present,
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{
@@ -56,6 +57,7 @@ pub(crate) mod protocol_items {
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
     };
+    pub use super::runs::{FieldMeta, Run, take_run};
     pub use super::union::{
         EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
         unit_variant, variant,
@@ -282,6 +284,25 @@ impl Limits {
             i += 1;
         }
         out.depth += 1;
+        out
+    }
+
+    /// The limits of values side by side (a run of fields): the deepest, the properties
+    /// of all, the first reason strict structured outputs cannot describe one.
+    pub const fn merge(values: &[Limits]) -> Limits {
+        let mut out = Limits::LEAF;
+        let mut i = 0;
+        while i < values.len() {
+            let v = values[i];
+            if v.depth > out.depth {
+                out.depth = v.depth;
+            }
+            out.properties += v.properties;
+            if out.strict.is_none() {
+                out.strict = v.strict;
+            }
+            i += 1;
+        }
         out
     }
 

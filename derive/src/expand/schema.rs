@@ -8,17 +8,21 @@ use syn::spanned::Spanned;
 
 /// `LIMITS`, `schema` and `root_schema`.
 pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
-    // Recursive fields add nothing finite to the limits (and would make them cyclic).
-    let streams = cx
+    // Recursive fields add nothing finite to the limits (and would make them cyclic); the
+    // others' are merged by runs of twelve.
+    let streams: Vec<TokenStream> = cx
         .fields
         .iter()
         .filter(|f| !cx.recursive(f))
-        .map(|f| stream_type(f));
+        .map(|f| stream_type(f))
+        .collect();
+    let runs = streams
+        .chunks(12)
+        .map(|run| quote! { <(#(#run,)*) as __p::Run>::LIMITS });
     let count = cx.fields.len();
     let object = object_schema(cx);
     quote! {
-        const LIMITS: __p::Limits =
-            __p::Limits::model(&[#(<#streams as __p::StreamingModel>::LIMITS),*], #count);
+        const LIMITS: __p::Limits = __p::Limits::model(&[#(#runs),*], #count);
 
         fn root_schema(__g: &mut __p::SchemaGen) -> __p::Schema {
             #object
@@ -37,7 +41,55 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
             .cloned()
             .or_else(|| doc_text(&input.attrs)),
     );
+    // Runs of consecutive plain fields (their type's own schema), at most twelve each, are
+    // described in one call over the tuple of their types.
+    let plain = |f: &crate::ast::Field<'_>| !f.flatten && !is_atomic(f);
+    let mut pieces: Vec<Vec<&crate::ast::Field<'_>>> = Vec::new();
+    for f in &cx.fields {
+        match pieces.last_mut() {
+            Some(run) if plain(f) && plain(run[0]) && run.len() < 12 => run.push(f),
+            _ => pieces.push(vec![f]),
+        }
+    }
+    let meta = |f: &crate::ast::Field<'_>| {
+        let name = &f.name;
+        let description = optional(
+            f.attrs
+                .description
+                .get()
+                .cloned()
+                .or_else(|| doc_text(&f.original.attrs)),
+        );
+        let constraints = f.attrs.constraints().into_iter().map(|c| {
+            let keyword = c.keyword;
+            let value = c.value;
+            quote! { (#keyword, #value) }
+        });
+        let required = if default_expr(cx, f).is_some() {
+            quote! { __p::Some(false) }
+        } else {
+            quote! { __p::None }
+        };
+        quote! { (#name, #description, &[#(#constraints),*], #required) }
+    };
+    let runs = pieces.iter().filter(|run| plain(run[0])).map(|run| {
+        let streams = run.iter().map(|f| stream_type(f));
+        let metas = run.iter().map(|f| meta(f));
+        (
+            run[0].ident.clone(),
+            quote! { __o.run::<(#(#streams,)*)>(__g, &[#(#metas),*]); },
+        )
+    });
+    let runs: Vec<(syn::Ident, TokenStream)> = runs.collect();
     let properties = cx.fields.iter().map(|f| {
+        if plain(f) {
+            // The first of a run describes it.
+            return runs
+                .iter()
+                .find(|(first, _)| *first == f.ident)
+                .map(|(_, call)| call.clone())
+                .unwrap_or_default();
+        }
         let name = &f.name;
         let description = optional(
             f.attrs
