@@ -79,35 +79,100 @@ fn write_crate(dir: &Path, workspace: &Path, streaming: bool) {
     std::fs::write(dir.join("src/lib.rs"), fixture(streaming)).unwrap();
 }
 
-/// Median of five `cargo check` runs of the fixture itself (its dependencies are
-/// checked first). `incremental`: with the incremental cache of the previous run (what an
-/// edit elsewhere in the crate costs); without it, every item is checked again (what a
-/// first `cargo check` costs).
-fn check_time(dir: &Path, target: &Path, incremental: bool) -> Duration {
-    let cargo = |args: &[&str]| {
-        let status = Command::new("cargo")
+/// One `cargo check` of the fixture in `dir` (its dependencies checked before, untimed).
+/// `incremental`: with the incremental cache of the previous run (what an edit elsewhere
+/// in the crate costs); without it, every item is checked again (what a first `cargo
+/// check` costs).
+fn cargo_check(dir: &Path, target: &Path, incremental: bool) -> Duration {
+    let status = |args: &[&str]| {
+        Command::new("cargo")
             .args(args)
             .current_dir(dir)
             .env("CARGO_TARGET_DIR", target)
             .env("CARGO_INCREMENTAL", if incremental { "1" } else { "0" })
             .status()
-            .unwrap();
-        assert!(status.success(), "cargo {args:?}");
+            .unwrap()
     };
-    cargo(&["check", "--quiet"]);
-    let mut times: Vec<Duration> = (0..5)
-        .map(|_| {
-            // Touch the fixture so that only it is checked again.
-            let lib = dir.join("src/lib.rs");
-            let text = std::fs::read_to_string(&lib).unwrap();
-            std::fs::write(&lib, text).unwrap();
-            let start = Instant::now();
-            cargo(&["check", "--quiet"]);
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[2]
+    // Touch the fixture so that only it is checked again.
+    let lib = dir.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, text).unwrap();
+    let start = Instant::now();
+    let ok = status(&["check", "--quiet"]).success();
+    let elapsed = start.elapsed();
+    assert!(ok, "cargo check in {}", dir.display());
+    elapsed
+}
+
+/// The fastest of `RUNS` checks of each fixture, the two alternating so that a slow
+/// spell of a shared machine falls on both (the minimum is the least disturbed run).
+/// Each fixture has a target directory of its own (both crates are `fixture`: one would
+/// overwrite the other's incremental cache).
+fn check_times(plain: &Path, streaming: &Path, target: &Path, incremental: bool) -> (f64, f64) {
+    const RUNS: usize = 7;
+    let (plain_target, streaming_target) = (target.join("deserialize"), target.join("streaming"));
+    // A first check of each builds the dependencies and, incrementally, the cache.
+    cargo_check(plain, &plain_target, incremental);
+    cargo_check(streaming, &streaming_target, incremental);
+    let (mut p, mut s) = (f64::MAX, f64::MAX);
+    for _ in 0..RUNS {
+        p = p.min(cargo_check(plain, &plain_target, incremental).as_secs_f64());
+        s = s.min(cargo_check(streaming, &streaming_target, incremental).as_secs_f64());
+    }
+    (p, s)
+}
+
+/// Instructions rustc executes to check the fixture from scratch (macro expansion
+/// included), counted by valgrind: the same count on every run, whatever else the machine
+/// is doing. `None` without valgrind.
+fn check_instructions(dir: &Path, target: &Path) -> Option<u64> {
+    std::fs::create_dir_all(target).ok()?;
+    let wrapper = target.join("count-instructions.sh");
+    // cargo's rustc wrapper: the fixture's own check runs under callgrind, on the
+    // toolchain's rustc itself (not rustup's proxy).
+    std::fs::write(
+        &wrapper,
+        r#"#!/bin/sh
+case "$*" in *"--crate-name fixture"*)
+    rustc="$1"; shift
+    sysroot="$("$rustc" --print sysroot)"
+    LD_LIBRARY_PATH="$sysroot/lib" exec valgrind -q --tool=callgrind \
+        --callgrind-out-file="$COUNT_OUT" "$sysroot/bin/rustc" "$@";;
+esac
+exec "$@"
+"#,
+    )
+    .ok()?;
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&wrapper)
+        .status()
+        .ok()?;
+    let out = target.join(format!(
+        "instructions-{}.out",
+        dir.file_name()?.to_string_lossy()
+    ));
+    let lib = dir.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).ok()?;
+    std::fs::write(&lib, text).ok()?;
+    let status = Command::new("cargo")
+        .args(["check", "--quiet"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_INCREMENTAL", "0")
+        .env("RUSTC_WORKSPACE_WRAPPER", &wrapper)
+        .env("COUNT_OUT", &out)
+        .status()
+        .ok()?;
+    if !status.success() {
+        return None;
+    }
+    // callgrind's output names the total: "summary: N" (or "totals: N").
+    let counts = std::fs::read_to_string(&out).ok()?;
+    counts
+        .lines()
+        .find_map(|l| l.strip_prefix("summary: ").or(l.strip_prefix("totals: ")))
+        .and_then(|n| n.trim().parse().ok())
 }
 
 /// Lines of the fixture's expanded source (nightly only).
@@ -145,14 +210,26 @@ fn main() {
         MODELS * FIELDS_PER_MODEL
     );
     for (incremental, what) in [(false, "every item"), (true, "incremental, after a touch")] {
-        let plain_time = check_time(&plain, &target, incremental);
-        let streaming_time = check_time(&streaming, &target, incremental);
+        let (p, s) = check_times(&plain, &streaming, &target, incremental);
         println!(
-            "cargo check ({what}): Deserialize {:.2} s, + StreamingModel {:.2} s: {:.2}x",
-            plain_time.as_secs_f64(),
-            streaming_time.as_secs_f64(),
-            streaming_time.as_secs_f64() / plain_time.as_secs_f64()
+            "cargo check ({what}; fastest of 7): Deserialize {p:.2} s, + StreamingModel {s:.2} s: {:.2}x",
+            s / p
         );
+    }
+    if std::env::args().any(|a| a == "--instructions") {
+        let counted = target.join("instructions");
+        match (
+            check_instructions(&plain, &counted),
+            check_instructions(&streaming, &counted),
+        ) {
+            (Some(p), Some(s)) => println!(
+                "rustc instructions (every item, valgrind): Deserialize {:.3} G, + StreamingModel {:.3} G: {:.2}x",
+                p as f64 / 1e9,
+                s as f64 / 1e9,
+                s as f64 / p as f64
+            ),
+            _ => println!("rustc instructions: needs valgrind"),
+        }
     }
     match (
         expanded_lines(&plain, &target),
