@@ -13,51 +13,41 @@ use std::any::Any;
 pub enum FieldState {
     /// Nothing has arrived for the field yet.
     Pending,
-    /// The field's value has begun (a partial string, a growing vector; a number, a
-    /// boolean or an enum being written, which the draft shows only once settled).
+    /// The field's value has begun and shows in the draft (a partial string, a growing
+    /// vector; numbers, booleans and enums show only once settled).
     Streaming,
     /// The field's value is final.
     Settled,
 }
 
-/// Which fields of a draft have settled, and which have begun (up to 128 fields, checked
-/// by the derive).
+/// Which fields of a draft have settled (up to 128 fields, checked by the derive).
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct FieldSet {
-    settled: u128,
-    begun: u128,
-}
-
-/// The bit of field `index` (none past 128).
-fn bit(index: usize) -> u128 {
-    u32::try_from(index)
-        .ok()
-        .and_then(|i| 1u128.checked_shl(i))
-        .unwrap_or(0)
-}
+pub struct FieldSet(u128);
 
 impl FieldSet {
-    /// Marks field `index` settled.
+    /// Marks field `index`.
     pub fn insert(&mut self, index: usize) {
-        self.settled |= bit(index);
+        if index < 128 {
+            self.0 |= 1 << index;
+        }
     }
 
-    /// Field `index` has settled.
+    /// Field `index` is marked.
     pub fn contains(&self, index: usize) -> bool {
-        self.settled & bit(index) != 0
+        index < 128 && self.0 & (1 << index) != 0
     }
 
-    /// Marks field `index` begun: its value's first byte has been read.
-    pub fn begin(&mut self, index: usize) {
-        self.begun |= bit(index);
+    /// The state of field `index`, given which fields' drafts are present.
+    pub fn state_of(&self, index: usize, begun: &[bool]) -> FieldState {
+        self.state(index, begun.get(index).copied().unwrap_or(false))
     }
 
-    /// The state of field `index`.
-    pub fn state(&self, index: usize) -> FieldState {
+    /// The state of field `index` whose draft is present (`begun`) or not.
+    pub fn state(&self, index: usize, begun: bool) -> FieldState {
         if self.contains(index) {
             FieldState::Settled
-        } else if self.begun & bit(index) != 0 {
+        } else if begun {
             FieldState::Streaming
         } else {
             FieldState::Pending
@@ -346,7 +336,6 @@ where
                         index,
                         fresh: false,
                     };
-                    T::settled_mut(draft).begin(index);
                 }
                 match T::field(index, Op::Step(&mut self.member, event), draft) {
                     Reply::Flow(Flow::Push(frame)) => return FrameFlow::Push(frame),
@@ -684,9 +673,6 @@ where
             Reply::Draft(d) => Reply::Draft(d),
             _ => Reply::Draft(None),
         };
-    }
-    if let Op::Step(..) = op {
-        M::settled_mut(draft).begin(index);
     }
     let (reply, settled) = match M::field(index, op, &mut *draft) {
         Reply::Flow(Flow::Done(Ok(field))) => (Reply::Flow(Flow::Done(Ok(inner(field)))), true),

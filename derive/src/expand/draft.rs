@@ -58,6 +58,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             #marker
         }
     };
+    let begun = cx.fields.iter().map(|f| {
+        let fident = &f.ident;
+        quote! { self.#fident.is_some() }
+    });
     let draft_name = draft.to_string();
     let entries = cx.fields.iter().map(|f| {
         let fident = &f.ident;
@@ -88,7 +92,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
             pub fn state(&self, field: #field_name) -> ::settled::FieldState {
-                self.__settled.state(field as usize)
+                self.__settled.state_of(field as usize, &[#(#begun),*])
             }
         }
 
