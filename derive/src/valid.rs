@@ -5,8 +5,8 @@ use crate::attr::Measure;
 use crate::shape;
 use std::collections::HashMap;
 
-/// A draft tracks settled fields in a 128-bit set.
-const MAX_FIELDS: usize = 128;
+/// A draft tracks settled fields in a 128-bit set, one bit saying the object has closed.
+const MAX_FIELDS: usize = 127;
 
 pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
     let named = match &model.body {
@@ -124,6 +124,16 @@ fn check_strict_constraints(field: &Field<'_>, errors: &mut Vec<syn::Error>) {
 fn check_generated_names(fields: &[Field<'_>], errors: &mut Vec<syn::Error>) {
     let mut seen: HashMap<String, &syn::Ident> = HashMap::new();
     for field in fields.iter().filter(|f| !f.skipped) {
+        let plain = field.ident.to_string();
+        if ["__settled", "__marker"].contains(&plain.as_str()) {
+            errors.push(syn::Error::new_spanned(
+                &field.ident,
+                format!(
+                    "a field named `{plain}` clashes with the draft's hidden field of that name; \
+                     rename the Rust field and keep the key with `#[serde(rename = \"{plain}\")]`"
+                ),
+            ));
+        }
         let camel = crate::names::camel(&field.ident);
         let mut names = vec![camel.clone()];
         if field.attrs.atomic.get().is_some() || shape::vec_element(field.ty).is_none() {

@@ -981,3 +981,114 @@ fn newtypes_around_settled_leaves_and_generics_stream_as_fields() {
         (Gear(Speed::Fast), Labelled("kar".to_owned()))
     );
 }
+
+#[test]
+fn a_generic_model_asks_each_fields_type_whether_it_is_required() {
+    // From an adversarial review: a generic model decided every field's requirement from
+    // its spelling (`Option<…>` or not), so an alias of an `Option`, a transparent newtype
+    // of one and a flattened map were "required", and `finish_early` refused.
+    type MaybeU8 = Option<u8>;
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    #[serde(transparent)]
+    struct Maybe(Option<u8>);
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Gen<T> {
+        items: Vec<T>,
+        alias_opt: MaybeU8,
+        maybe: Maybe,
+        #[serde(flatten)]
+        rest: HashMap<String, u8>,
+    }
+    for name in GenFieldName::ALL {
+        let required = *name == GenFieldName::Items;
+        assert_eq!(name.is_required(), required, "{name:?}");
+    }
+    let mut stream = Gen::<u8>::stream();
+    stream.feed(br#"{"items": [1], "extra": 5, "more"#).unwrap();
+    assert_eq!(stream.missing(), []);
+    assert!(stream.is_satisfied());
+    let value = stream.finish_early().unwrap();
+    assert_eq!(
+        (value.items, value.alias_opt, value.maybe),
+        (vec![1], None, Maybe(None))
+    );
+    assert_eq!(value.rest, HashMap::from([("extra".to_owned(), 5)]));
+}
+
+#[test]
+fn missing_fields_are_named_as_serde_names_them_with_a_flattened_struct() {
+    // serde checks the struct's own fields before the ones it flattens.
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Flat {
+        fa: u8,
+        fb: u8,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct WithFlat {
+        a: u8,
+        #[serde(flatten)]
+        flat: Flat,
+        z: u8,
+    }
+    for json in [
+        r#"{"z":4}"#,
+        r#"{"fa":1,"z":4}"#,
+        r#"{"a":1,"z":4}"#,
+        r#"{"a":1}"#,
+    ] {
+        let serde = serde_json::from_str::<WithFlat>(json)
+            .unwrap_err()
+            .to_string();
+        let serde = serde
+            .split(" at line")
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        for size in [1, 3, 1000] {
+            let mut stream = WithFlat::stream();
+            let mut error = None;
+            for piece in json.as_bytes().chunks(size) {
+                if let Err(e) = stream.feed(piece) {
+                    error = Some(e.to_string());
+                    break;
+                }
+            }
+            let error = match error {
+                Some(error) => error,
+                None => stream.finish().unwrap_err().to_string(),
+            };
+            assert!(
+                error.contains(&serde),
+                "{json} in {size}-byte chunks: {error} (serde: {serde})"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_flattened_struct_is_settled_only_when_its_parent_closes() {
+    // Its optional members may still come until then (found by an adversarial review).
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Fl {
+        fa: u8,
+        fb: Option<String>,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct O {
+        #[serde(flatten)]
+        fl: Fl,
+        z: u8,
+    }
+    use settled::FieldState::{Settled, Streaming};
+    let mut stream = O::stream();
+    stream.feed(br#"{"fa": 7, "#).unwrap();
+    assert_eq!(stream.draft().state(OFieldName::Fl), Streaming);
+    stream.feed(br#""fb": "qq"#).unwrap();
+    assert_eq!(stream.draft().state(OFieldName::Fl), Streaming);
+    stream.feed(br#"q", "z": 1"#).unwrap();
+    assert_eq!(stream.draft().state(OFieldName::Fl), Streaming);
+    stream.feed(b"}").unwrap();
+    assert_eq!(stream.draft().state(OFieldName::Fl), Settled);
+    assert_eq!(stream.draft().state(OFieldName::Z), Settled);
+    assert_eq!(stream.finish().unwrap().fl.fb.as_deref(), Some("qqq"));
+}

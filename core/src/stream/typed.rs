@@ -162,6 +162,10 @@ impl<T: StreamingModel> TypedStream<T> {
     /// For the variants that carry an index (`ReviewField::ReasonsItem`), see
     /// [`TypedStream::on_item`].
     ///
+    /// The variant is recognized by its constructor's type: a function pointer to it
+    /// (`ReviewField::Score as fn(u8) -> _`) fails to build, and a closure that calls it
+    /// (`|s| ReviewField::Score(s)`) is another function, which no field is.
+    ///
     /// ```
     /// use serde::Deserialize;
     /// use settled::StreamingModel;
@@ -189,6 +193,12 @@ impl<T: StreamingModel> TypedStream<T> {
         T::Field: Parts,
     {
         let _ = variant;
+        const {
+            assert!(
+                size_of::<C>() == 0,
+                "pass the variant itself (`XField::Name`)"
+            )
+        };
         let ctor = TypeId::of::<C>();
         self.on_field(move |field| {
             let part = field.part();
@@ -214,6 +224,12 @@ impl<T: StreamingModel> TypedStream<T> {
         T::Field: Parts,
     {
         let _ = variant;
+        const {
+            assert!(
+                size_of::<C>() == 0,
+                "pass the variant itself (`XField::Name`)"
+            )
+        };
         let ctor = TypeId::of::<C>();
         self.on_field(move |field| {
             let part = field.part();

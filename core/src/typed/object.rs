@@ -20,22 +20,40 @@ pub enum FieldState {
     Settled,
 }
 
-/// Which fields of a draft have settled (up to 128 fields, checked by the derive).
+/// Which fields of a draft have settled (up to 127 fields, checked by the derive), and
+/// whether its object has closed (the last bit).
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct FieldSet(u128);
 
+/// The bit that says the object has closed.
+const CLOSED: u128 = 1 << 127;
+
 impl FieldSet {
     /// Marks field `index`.
     pub fn insert(&mut self, index: usize) {
-        if index < 128 {
+        if index < 127 {
             self.0 |= 1 << index;
         }
     }
 
     /// Field `index` is marked.
     pub fn contains(&self, index: usize) -> bool {
-        index < 128 && self.0 & (1 << index) != 0
+        index < 127 && self.0 & (1 << index) != 0
+    }
+
+    /// The object's closing brace has been read.
+    pub fn close(&mut self) {
+        self.0 |= CLOSED;
+    }
+
+    /// The state of flattened field `index`: its members may come until the object
+    /// closes, so it is settled only then.
+    pub fn state_of_flattened(&self, index: usize, begun: &[bool]) -> FieldState {
+        match self.state_of(index, begun) {
+            FieldState::Settled if self.0 & CLOSED == 0 => FieldState::Streaming,
+            state => state,
+        }
     }
 
     /// The state of field `index`, given which fields' drafts are present.
@@ -130,7 +148,7 @@ where
     const KEYS: Keys;
 
     /// The member indices the struct uses: its fields, then the members of the structs it
-    /// flattens (at most 128, the size of a [`FieldSet`]).
+    /// flattens (at most 127: a [`FieldSet`] holds 128 bits, one of them for the close).
     const WIDTH: usize = Self::KEYS.names.len();
 
     /// Which fields of `draft` have settled.
@@ -317,6 +335,7 @@ where
             (Phase::Open, Event::Key(key, raw)) => self.key(key, *raw, draft, out),
             (Phase::Open, Event::EndObject(raw)) => {
                 out.closed = Some(raw.span());
+                T::settled_mut(draft).close();
                 return match T::complete(draft) {
                     Ok(()) => FrameFlow::Done(true),
                     Err(error) => {

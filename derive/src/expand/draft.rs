@@ -62,6 +62,25 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let fident = &f.ident;
         quote! { self.#fident.is_some() }
     });
+    // A flattened struct's members may come until the object closes.
+    let flattened: Vec<usize> = cx
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.flatten && !crate::shape::is_std_map(f.ty))
+        .map(|(i, _)| i)
+        .collect();
+    let state = if flattened.is_empty() {
+        quote! { self.__settled.state_of(field as usize, &[#(#begun),*]) }
+    } else {
+        quote! {
+            let __begun = &[#(#begun),*];
+            match field as usize {
+                #(#flattened)|* => self.__settled.state_of_flattened(field as usize, __begun),
+                __i => self.__settled.state_of(__i, __begun),
+            }
+        }
+    };
     let draft_name = draft.to_string();
     let entries = cx.fields.iter().map(|f| {
         let fident = &f.ident;
@@ -92,7 +111,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
             pub fn state(&self, field: #field_name) -> ::settled::FieldState {
-                self.__settled.state_of(field as usize, &[#(#begun),*])
+                #state
             }
         }
 

@@ -101,7 +101,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
     };
     // A non-generic model's own tables answer; a generic one's cannot be named from this
-    // non-generic enum: its keys are listed, and serde's rule for `Option` decides.
+    // non-generic enum: its keys are listed, each field's type is asked where it names no
+    // type parameter, and serde's rule for `Option` decides for the others.
     let (key, is_required) = if cx.generics().params.is_empty() {
         let ident = cx.ident;
         (
@@ -111,13 +112,19 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     } else {
         let keys = cx.fields.iter().map(|f| &f.name);
         let required = cx.fields.iter().map(|f| {
-            if default_expr(cx, f).is_some() {
+            let (name, ty) = (&f.name, f.ty);
+            if default_expr(cx, f).is_some() || (f.flatten && crate::shape::is_std_map(ty)) {
                 quote! { false }
             } else if f.with.is_some() {
                 quote! { true }
-            } else {
-                let optional = crate::shape::is_option(f.ty);
+            } else if cx.generic(f) {
+                let optional = crate::shape::is_option(ty);
                 quote! { !#optional }
+            } else if f.flatten {
+                let stream = super::stream_type(f);
+                quote! { __p::flattened_missing::<#stream>(#name).is_err() }
+            } else {
+                quote! { __p::is_required::<#ty>(#name) }
             }
         });
         (

@@ -93,8 +93,7 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
             .iter()
             .any(|f| matches!(f.default, crate::ast::Fallback::None));
     let container_default = needs_default.then(|| {
-        let ident = cx.ident;
-        quote! { let __default: #ident = ::core::default::Default::default(); }
+        quote! { let __default: Self = ::core::default::Default::default(); }
     });
     let plain = |f: &Field<'_>| default_expr(cx, f).is_none() && f.with.is_none() && !f.flatten;
     // Runs of plain fields: (first index, fields), at most twelve each.
@@ -108,19 +107,29 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
             _ => runs.push((i, vec![f])),
         }
     }
-    let taken = runs.iter().map(|(first, run)| {
-        let first = proc_macro2::Literal::usize_unsuffixed(*first);
-        let streams = run.iter().map(|f| stream_type(f));
-        let drafts = run.iter().map(|f| {
-            let fident = &f.ident;
-            quote! { __d.#fident }
-        });
-        let binds = run.iter().map(|f| taken_ident(f));
-        quote! {
-            let (#(#binds,)*) =
-                __p::take_run::<(#(#streams,)*), Self>((#(#drafts,)*), __s, #first)?;
-        }
-    });
+    // Each run's values in one tuple, read by position (one local per run, no pattern
+    // that a constant in scope could be taken for).
+    let mut taken_at = std::collections::HashMap::new();
+    let taken: Vec<TokenStream> = runs
+        .iter()
+        .enumerate()
+        .map(|(r, (first, run))| {
+            let local = quote::format_ident!("__run{}", r);
+            for (k, f) in run.iter().enumerate() {
+                let k = syn::Index::from(k);
+                taken_at.insert(f.ident.to_string(), quote! { #local.#k });
+            }
+            let first = proc_macro2::Literal::usize_unsuffixed(*first);
+            let streams = run.iter().map(|f| stream_type(f));
+            let drafts = run.iter().map(|f| {
+                let fident = &f.ident;
+                quote! { __d.#fident }
+            });
+            quote! {
+                let #local = __p::take_run::<(#(#streams,)*), Self>((#(#drafts,)*), __s, #first)?;
+            }
+        })
+        .collect();
     let members = cx.all.iter().map(|f| {
         let fident = &f.ident;
         let Some(index) = cx.fields.iter().position(|g| g.ident == f.ident) else {
@@ -138,9 +147,8 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
                 )?,
             };
         }
-        if plain(f) {
-            let bind = taken_ident(f);
-            return quote! { #fident: #bind, };
+        if let Some(value) = taken_at.get(&f.ident.to_string()) {
+            return quote! { #fident: #value, };
         }
         let name = &f.name;
         let index = proc_macro2::Literal::usize_unsuffixed(index);
@@ -157,11 +165,6 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
         #(#taken)*
         __p::Ok(Self { #(#members)* })
     }
-}
-
-/// The local a plain field's value is taken into.
-fn taken_ident(f: &Field<'_>) -> syn::Ident {
-    quote::format_ident!("__f_{}", f.ident.to_string().trim_start_matches("r#"))
 }
 
 /// The field table: keys, and per field its value's events, its draft, its inner fields.
@@ -189,6 +192,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
     let mut field_arms = Vec::new();
     let mut require = Vec::new();
     let mut required = Vec::new();
+    // The fields that are not flattened: serde names a missing one before any flattened
+    // struct's member.
+    let mut own_required = Vec::new();
     // A flattened struct's members take the indices after the fields', in order: `base`
     // is where the next one's start.
     let mut base = {
@@ -260,21 +266,23 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         if default_expr(cx, f).is_none() {
             let name = &f.name;
             let ty = f.ty;
-            required.push(if f.with.is_some() {
+            let entry = if f.with.is_some() {
                 quote! { (#k, #name, __p::missing_refused), }
             } else {
                 quote! { (#k, #name, __p::missing_ok::<#ty>), }
-            });
+            };
+            own_required.push(entry.clone());
+            required.push(entry);
         }
     }
-    // With flattened structs, the member indices in use, checked against the 128 a
+    // With flattened structs, the member indices in use, checked against the 127 a
     // `FieldSet` holds (for a generic model the check cannot name the parameters).
     let width = (!flattened_keys.is_empty()).then(|| {
         let check = cx.generics().params.is_empty().then(|| {
             quote! {
                 const _: () = ::core::assert!(
-                    #base <= 128,
-                    "a struct and the structs it flattens can stream at most 128 fields in all",
+                    #base <= 127,
+                    "a struct and the structs it flattens can stream at most 127 fields in all",
                 );
             }
         });
@@ -305,12 +313,14 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             })
         }
     });
-    // With flattened structs, their own verdicts first.
+    // With flattened structs: the struct's own fields first, then each flattened struct's
+    // members, as serde reads them.
     let complete = (!require.is_empty()).then(|| {
         quote! {
             fn complete(__d: &Self::Draft) -> __p::Result<(), __p::serde_json::Error> {
+                __p::require_all(__d.__settled, &[#(#own_required)*])?;
                 #(#require)*
-                __p::require_all(__d.__settled, Self::REQUIRED)
+                __p::Ok(())
             }
         }
     });

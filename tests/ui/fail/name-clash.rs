@@ -5,6 +5,7 @@ use settled::StreamingModel;
 struct Collide {
     tag: Vec<String>,
     tag_item: String,
+    __settled: u8,
 }
 
 fn main() {}

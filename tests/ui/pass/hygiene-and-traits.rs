@@ -2,7 +2,7 @@
 //! code's locals, a user type named `Value`, a constraint on a type alias, an alias, a unit
 //! enum field (no `In…` variant to match), and strict mode on all of it.
 
-#![allow(non_camel_case_types, dead_code)]
+#![allow(non_camel_case_types, non_upper_case_globals, dead_code)]
 
 use serde::Deserialize;
 use settled::StreamingModel;
@@ -18,6 +18,7 @@ struct item;
 struct i;
 struct v;
 struct measured;
+const __f_x: u8 = 0;
 
 type Score = u8;
 
@@ -45,6 +46,23 @@ struct Review {
     inner: Value,
 }
 
+/// Field names with no letter to start a variant name, or spelling `Self`.
+#[derive(Debug, Deserialize, StreamingModel)]
+struct OddNames {
+    __: u8,
+    _1: u8,
+    self_: u8,
+    x: u8,
+}
+
+/// A generic struct with a container default.
+#[derive(Debug, Default, Deserialize, StreamingModel)]
+#[serde(default)]
+struct Defaults<T: Default> {
+    items: Vec<T>,
+    n: u8,
+}
+
 /// No fields: its field enum has no variants.
 #[derive(Debug, Deserialize, StreamingModel)]
 struct Nothing {}
@@ -65,6 +83,20 @@ fn main() {
             ReviewField::Inner(_) | ReviewField::InInner(_) => {}
         }
     }
+    let mut odd = OddNames::stream();
+    let fields: Vec<String> = odd
+        .feed(br#"{"__": 1, "_1": 2, "self_": 3, "x": 4}"#)
+        .unwrap()
+        .map(|f| format!("{f:?}"))
+        .collect();
+    assert_eq!(fields, ["Field(1)", "Field1(2)", "FieldSelf(3)", "X(4)"]);
+    assert_eq!(odd.finish().unwrap().self_, 3);
+
+    let mut defaults = Defaults::<u8>::stream();
+    defaults.feed(br#"{"items": [1]}"#).unwrap();
+    let defaults = defaults.finish().unwrap();
+    assert_eq!((defaults.items, defaults.n), (vec![1], 0));
+
     let review = stream.finish().unwrap();
     assert_eq!((review.score, review.email.as_str()), (9, "a@b.c"));
 }
