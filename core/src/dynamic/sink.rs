@@ -203,7 +203,7 @@ impl Sink for DynamicSink {
         if self.skipped(false, false) {
             return;
         }
-        let id = self.attach(Node::Number(text.into()));
+        let id = self.attach(Node::Number(super::tree::NumberText::new(text)));
         self.settle(id);
     }
 

@@ -13,10 +13,45 @@ pub(crate) enum Node {
     Null,
     Bool(bool),
     /// The number's exact source text.
-    Number(Box<str>),
+    Number(NumberText),
     String(String),
     Array(Vec<usize>),
     Object(Members),
+}
+
+/// A number's source text: inline when short (almost every number; no allocation), else
+/// on the heap. No larger than the widest node.
+#[derive(Debug, Clone)]
+pub(crate) enum NumberText {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Box<str>),
+}
+
+/// The longest number text kept inline.
+const INLINE: usize = 22;
+
+impl NumberText {
+    pub(crate) fn new(text: &str) -> Self {
+        let mut bytes = [0; INLINE];
+        match (bytes.get_mut(..text.len()), u8::try_from(text.len())) {
+            (Some(slot), Ok(len)) => {
+                slot.copy_from_slice(text.as_bytes());
+                NumberText::Inline { len, bytes }
+            }
+            _ => NumberText::Heap(text.into()),
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            // Copied from a `&str` whole: valid UTF-8.
+            NumberText::Inline { len, bytes } => bytes
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or_default(),
+            NumberText::Heap(text) => text,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -220,7 +255,7 @@ impl<'a> ValueRef<'a> {
     /// A number's exact source text, e.g. `"1e400"`.
     pub fn as_number_text(&self) -> Option<&'a str> {
         match self.node() {
-            Node::Number(n) => Some(n),
+            Node::Number(n) => Some(n.as_str()),
             _ => None,
         }
     }
@@ -309,5 +344,28 @@ impl fmt::Display for ValueRef<'_> {
 impl fmt::Debug for ValueRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "ValueRef({})", self.to_json())
+    }
+}
+
+#[cfg(test)]
+mod number_text {
+    use super::{INLINE, Node, NumberText};
+
+    #[test]
+    fn short_numbers_are_kept_inline_and_long_ones_whole() {
+        for text in ["0", "-1.5e-7", "12345678901234567890.5", "1e400"] {
+            let number = NumberText::new(text);
+            assert!(matches!(number, NumberText::Inline { .. }), "{text}");
+            assert_eq!(number.as_str(), text);
+        }
+        let long = "1".repeat(INLINE + 1);
+        let number = NumberText::new(&long);
+        assert!(matches!(number, NumberText::Heap(_)));
+        assert_eq!(number.as_str(), long);
+        let exact = "9".repeat(INLINE);
+        assert_eq!(NumberText::new(&exact).as_str(), exact);
+        // The inline text makes no node wider.
+        assert!(std::mem::size_of::<NumberText>() <= std::mem::size_of::<super::Members>());
+        assert!(std::mem::size_of::<Node>() <= 40);
     }
 }

@@ -42,7 +42,7 @@ fn open(tree: &PartialValue, id: usize, out: &mut String, stack: &mut Vec<(usize
     match tree.node(id) {
         None | Some(Node::Null) => out.push_str("null"),
         Some(Node::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
-        Some(Node::Number(text)) => out.push_str(text),
+        Some(Node::Number(text)) => out.push_str(text.as_str()),
         Some(Node::String(s)) => write_str(s, out),
         Some(Node::Array(_)) => {
             out.push('[');
