@@ -6,7 +6,7 @@ use std::fmt;
 
 /// Objects at most this wide are searched linearly for duplicate keys; wider ones get an
 /// index.
-const INDEX_AT: usize = 8;
+const INDEX_AT: usize = 32;
 
 #[derive(Debug, Clone)]
 pub(crate) enum Node {

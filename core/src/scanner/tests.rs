@@ -346,6 +346,29 @@ fn duplicate_keys_keep_the_first_value() {
     assert_eq!(stream.warnings()[0].offset, 7);
 }
 
+/// Narrow objects are searched linearly for a duplicate key, wide ones through an index:
+/// both keep the first value, wherever the duplicate is.
+#[test]
+fn duplicate_keys_are_found_in_narrow_and_wide_objects() {
+    for width in [2, 31, 32, 33, 200] {
+        for dup in [0, width / 2, width - 1] {
+            let mut text = String::from("{");
+            for i in 0..width {
+                text.push_str(&format!("\"k{i}\":{i},"));
+            }
+            text.push_str(&format!("\"k{dup}\":\"again\"}}"));
+            let mut stream = crate::DynamicStream::with_options(lenient());
+            stream.feed(text.as_bytes()).unwrap();
+            let value = stream.finish().unwrap().to_json();
+            assert!(!value.contains("again"), "width {width}, duplicate {dup}");
+            assert!(
+                value.contains(&format!("\"k{dup}\":{dup}")),
+                "width {width}"
+            );
+        }
+    }
+}
+
 // ---- strict mode ----
 
 #[test]
