@@ -193,21 +193,7 @@ impl<T: StreamingModel> TypedStream<T> {
         T::Field: Parts,
     {
         let _ = variant;
-        const {
-            assert!(
-                size_of::<C>() == 0,
-                "pass the variant itself (`XField::Name`)"
-            )
-        };
-        let ctor = TypeId::of::<C>();
-        self.on_field(move |field| {
-            let part = field.part();
-            if part.ctor == ctor && part.item.is_none() {
-                if let Some(value) = part.value.as_any().downcast_ref::<V>() {
-                    callback(value);
-                }
-            }
-        })
+        self.on_part::<V, C>(false, move |_, value| callback(value))
     }
 
     /// Calls `callback` with the index and the value of `variant`, a variant of the model's
@@ -224,6 +210,23 @@ impl<T: StreamingModel> TypedStream<T> {
         T::Field: Parts,
     {
         let _ = variant;
+        self.on_part::<V, C>(true, move |item, value| {
+            if let Some(item) = item {
+                callback(item, value);
+            }
+        })
+    }
+
+    /// Calls `call` with each settled field made by the constructor `C` that carries an
+    /// index (`indexed`) or not: its index and its value.
+    fn on_part<V: 'static, C: 'static>(
+        &mut self,
+        indexed: bool,
+        mut call: impl FnMut(Option<usize>, &V) + Send + 'static,
+    ) -> &mut Self
+    where
+        T::Field: Parts,
+    {
         const {
             assert!(
                 size_of::<C>() == 0,
@@ -233,9 +236,9 @@ impl<T: StreamingModel> TypedStream<T> {
         let ctor = TypeId::of::<C>();
         self.on_field(move |field| {
             let part = field.part();
-            if let (true, Some(item)) = (part.ctor == ctor, part.item) {
+            if part.ctor == ctor && part.item.is_some() == indexed {
                 if let Some(value) = part.value.as_any().downcast_ref::<V>() {
-                    callback(item, value);
+                    call(part.item, value);
                 }
             }
         })

@@ -53,24 +53,13 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
     }
     let meta = |f: &crate::ast::Field<'_>| {
         let name = &f.name;
-        let description = optional(
-            f.attrs
-                .description
-                .get()
-                .cloned()
-                .or_else(|| doc_text(&f.original.attrs)),
-        );
-        let constraints = f.attrs.constraints().into_iter().map(|c| {
-            let keyword = c.keyword;
-            let value = c.value;
-            quote! { (#keyword, #value) }
-        });
+        let (description, constraints) = (field_description(f), field_constraints(f));
         let required = if default_expr(cx, f).is_some() {
             quote! { __p::Some(false) }
         } else {
             quote! { __p::None }
         };
-        quote! { (#name, #description, &[#(#constraints),*], #required) }
+        quote! { (#name, #description, #constraints, #required) }
     };
     let runs = pieces.iter().filter(|run| plain(run[0])).map(|run| {
         let streams = run.iter().map(|f| stream_type(f));
@@ -91,19 +80,7 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
                 .unwrap_or_default();
         }
         let name = &f.name;
-        let description = optional(
-            f.attrs
-                .description
-                .get()
-                .cloned()
-                .or_else(|| doc_text(&f.original.attrs)),
-        );
-        let constraints = f.attrs.constraints().into_iter().map(|c| {
-            let keyword = c.keyword;
-            let value = c.value;
-            quote! { (#keyword, #value) }
-        });
-        let constraints = quote! { &[#(#constraints),*] };
+        let (description, constraints) = (field_description(f), field_constraints(f));
         let required = if default_expr(cx, f).is_some() {
             quote! { __p::Some(false) }
         } else if f.with.is_some() {
@@ -128,8 +105,8 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
             };
             quote! { __o.property(#name, #schema, #description, #constraints, #required); }
         } else {
-            let stream = stream_type(f);
-            quote! { __o.field::<#stream>(__g, #name, #description, #constraints, #required); }
+            // Plain fields are described by their run, above.
+            quote! {}
         }
     });
     let closed = cx.model.deny_unknown_fields;
@@ -138,6 +115,21 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
         #(#properties)*
         __o.finish(#description, #closed)
     }
+}
+
+/// A field's description: its `#[settled(description)]`, else its doc comment.
+fn field_description(f: &crate::ast::Field<'_>) -> TokenStream {
+    let text = f.attrs.description.get().cloned();
+    optional(text.or_else(|| doc_text(&f.original.attrs)))
+}
+
+/// A field's constraints, as (JSON Schema keyword, value) pairs.
+fn field_constraints(f: &crate::ast::Field<'_>) -> TokenStream {
+    let constraints = f.attrs.constraints().into_iter().map(|c| {
+        let (keyword, value) = (c.keyword, c.value);
+        quote! { (#keyword, #value) }
+    });
+    quote! { &[#(#constraints),*] }
 }
 
 /// `Some("text")` or `None`.
