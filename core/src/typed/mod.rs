@@ -266,25 +266,12 @@ impl Limits {
 
     /// A model whose fields have `fields` (recursive fields left out).
     pub const fn model(fields: &[Limits], count: usize) -> Limits {
-        let mut out = Limits {
-            depth: 0,
-            properties: count,
-            strict: None,
-        };
-        let mut i = 0;
-        while i < fields.len() {
-            let f = fields[i];
-            if f.depth > out.depth {
-                out.depth = f.depth;
-            }
-            out.properties += f.properties;
-            if out.strict.is_none() {
-                out.strict = f.strict;
-            }
-            i += 1;
+        let inner = Limits::merge(fields);
+        Limits {
+            depth: inner.depth + 1,
+            properties: inner.properties + count,
+            strict: inner.strict,
         }
-        out.depth += 1;
-        out
     }
 
     /// The limits of values side by side (a run of fields): the deepest, the properties
