@@ -6,6 +6,7 @@
 //! (moved, not parsed again). serde deserializes each leaf once, as it settles.
 
 mod atomic;
+mod checks;
 mod constraints;
 mod containers;
 mod leaves;
@@ -38,6 +39,7 @@ pub(crate) use sink::TypedSink;
 /// The protocol the derive's generated code and the std implementations share.
 pub(crate) mod protocol_items {
     pub use super::atomic::{AtomicWith, DeserializeWith};
+    pub use super::checks::{Checked, UnitEnumTraits};
     pub use super::constraints::{
         Described, Items, Length, Number, ObjectSchema, SchemaOf, SchemaOfAnything, SchemaOfModel,
         check_items, check_length, check_range, strict, strict_atomic,

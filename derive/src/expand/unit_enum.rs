@@ -2,7 +2,7 @@
 
 use crate::ast::Model;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 
 pub(super) fn expand(model: &Model<'_>) -> TokenStream {
     let ident = &model.input.ident;
@@ -26,29 +26,44 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
     let describe =
         description.map(|d| quote! { ::settled::__private::describe(&mut __schema, #d); });
     let (impl_generics, ty_generics, where_clause) = model.input.generics.split_for_impl();
+    // The traits the value and draft need, checked in one bound so that a missing derive is
+    // one error naming them all, at the enum (a constant cannot name generic parameters, so a
+    // generic enum gets the compiler's errors per bound).
+    let (check, checked) = if model.input.generics.params.is_empty() {
+        let check = quote_spanned! {ident.span()=>
+            const __CHECK: usize = <#ident as ::settled::__private::UnitEnumTraits>::OK;
+        };
+        (
+            check,
+            quote! { <Self as ::settled::__private::Checked<__CHECK>>::Type },
+        )
+    } else {
+        (TokenStream::new(), quote! { Self })
+    };
     quote! {
         #[doc(hidden)]
         const _: () = {
+            #check
             #[automatically_derived]
             impl #impl_generics ::settled::StreamingModel for #ident #ty_generics #where_clause {
-                type Value = Self;
-                type Draft = Self;
+                type Value = #checked;
+                type Draft = #checked;
                 type Field = ::core::convert::Infallible;
                 type Name = ::core::convert::Infallible;
 
                 fn step(
                     __member: &mut ::settled::__private::Member,
                     __event: &::settled::__private::Event<'_>,
-                    __slot: &mut dyn ::settled::__private::Slot<Self>,
-                ) -> ::settled::__private::Flow<Self> {
+                    __slot: &mut dyn ::settled::__private::Slot<Self::Draft>,
+                ) -> ::settled::__private::Flow<Self::Value> {
                     #step
                 }
 
-                fn to_value(__draft: &Self) -> ::core::result::Result<Self, ::settled::__private::Rejected> {
+                fn to_value(__draft: &Self::Draft) -> ::core::result::Result<Self::Value, ::settled::__private::Rejected> {
                     ::core::result::Result::Ok(::core::clone::Clone::clone(__draft))
                 }
 
-                fn into_value(__draft: Self) -> ::core::result::Result<Self, ::settled::__private::Rejected> {
+                fn into_value(__draft: Self::Draft) -> ::core::result::Result<Self::Value, ::settled::__private::Rejected> {
                     ::core::result::Result::Ok(__draft)
                 }
 

@@ -1,0 +1,40 @@
+//! Compile-time checks the derive emits so that a missing trait gives one error that names
+//! the fix, rather than one error per bound that needs it.
+//!
+//! A check is a constant the generated code evaluates (`<T as UnitEnumTraits>::OK`), and the
+//! types that need it are written through [`Checked`]: `<T as Checked<{ OK }>>::Type` is `T`
+//! when the check holds. When it fails, the constant is an error, the types written through
+//! it are errors too, and the compiler reports nothing more about them.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt;
+
+/// `Self`, once the constant `OK` has been evaluated: see the module docs.
+pub trait Checked<const OK: usize> {
+    /// `Self`.
+    type Type: ?Sized;
+}
+
+impl<T: ?Sized, const OK: usize> Checked<OK> for T {
+    type Type = T;
+}
+
+/// The traits a unit enum's value and draft need, checked in one bound.
+#[diagnostic::on_unimplemented(
+    message = "the unit enum `{Self}` needs `Clone`, `Debug`, `PartialEq`, `Serialize` and `Deserialize` to stream",
+    label = "derive them: `#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]`",
+    note = "settled shows a unit enum in the draft once it settles, as the value itself: it clones, compares, prints and serializes it there"
+)]
+pub trait UnitEnumTraits {
+    /// Evaluates only when the traits are there.
+    const OK: usize;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T> UnitEnumTraits for T
+where
+    T: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + 'static,
+{
+    const OK: usize = 0;
+}
