@@ -46,13 +46,15 @@ fn expand(model: &Model<'_>) -> TokenStream {
             let (draft, draft_impls) = draft::expand(&cx);
             let (fields, field_impls) = fields::expand(&cx);
             let impls = model::expand(&cx);
+            let check = cx.check();
             quote! {
                 #draft
                 #fields
                 #[doc(hidden)]
-                #[allow(non_camel_case_types, non_snake_case, unused_qualifications)]
+                #[allow(non_camel_case_types, non_snake_case, unused_parens, unused_qualifications)]
                 const _: () = {
                     use ::settled::__private as __p;
+                    #check
                     #draft_impls
                     #field_impls
                     #impls
@@ -77,6 +79,9 @@ pub(crate) struct Cx<'a> {
     pub(crate) title: String,
     /// The enum whose variant this is: a field naming it is recursive too.
     pub(crate) outer: Option<Ident>,
+    /// The impls name the field types, the draft and the field enum through the struct's
+    /// check (see [`Cx::check`]).
+    pub(crate) checked: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -92,6 +97,7 @@ impl<'a> Cx<'a> {
             field_name: format_ident!("{}FieldName", ident),
             title: ident.to_string(),
             outer: None,
+            checked: model.input.generics.params.is_empty(),
         }
     }
 
@@ -109,8 +115,92 @@ impl<'a> Cx<'a> {
             field_name: format_ident!("{}FieldName", prefix),
             title: format!("{outer}::{variant}"),
             outer: Some(outer.clone()),
+            checked: false,
             ..Cx::new(model, all)
         }
+    }
+
+    /// The struct's check, first in its `const` block: a constant that is an error exactly
+    /// when a field's type cannot stream, reported at that field. The impls name the draft,
+    /// the field enum and the field types through it (`__Draft`, `__Field`, `__C<T>`: the
+    /// types themselves once it holds), so a field type that cannot stream is one error,
+    /// not one per impl that uses it. A constant cannot name type parameters: a generic
+    /// model names its types directly.
+    pub(crate) fn check(&self) -> TokenStream {
+        if !self.checked {
+            return TokenStream::new();
+        }
+        let (draft, field_enum) = (&self.draft, &self.field_enum);
+        // Each field's type, in parentheses spanned at the field so that the error is the
+        // one the draft's field gives (the same span, the same bound): reported once.
+        let fields = self.fields.iter().map(|f| {
+            let stream = stream_type(f);
+            let mut paren = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, stream);
+            paren.set_span(f.ty.span());
+            quote! { let _ = <#paren as __p::StreamingModel>::MODEL; }
+        });
+        quote! {
+            const __CHECK: usize = { #(#fields)* 0 };
+            type __Draft = <#draft as __p::Checked<__CHECK>>::Type;
+            type __Field = <#field_enum as __p::Checked<__CHECK>>::Type;
+            type __C<__T> = <__T as __p::Checked<__CHECK>>::Type;
+        }
+    }
+
+    /// The type that streams `field`, as the impls name it.
+    pub(crate) fn stream(&self, field: &Field<'_>) -> TokenStream {
+        self.gate(stream_type(field))
+    }
+
+    /// The tuple of the types that stream a run of fields, as the impls name it.
+    pub(crate) fn run(&self, fields: &[TokenStream]) -> TokenStream {
+        self.gate(quote! { (#(#fields,)*) })
+    }
+
+    /// `ty` through the struct's check.
+    fn gate(&self, ty: TokenStream) -> TokenStream {
+        if self.checked {
+            quote! { __C<#ty> }
+        } else {
+            ty
+        }
+    }
+
+    /// The draft type, as the impls name it.
+    pub(crate) fn draft_ty(&self) -> TokenStream {
+        let draft = &self.draft;
+        let (_, ty_generics, _) = self.generics().split_for_impl();
+        if self.checked {
+            quote! { __Draft }
+        } else {
+            quote! { #draft #ty_generics }
+        }
+    }
+
+    /// The field enum, as the impls name it (its type, or the path to its variants).
+    pub(crate) fn field_ty(&self) -> TokenStream {
+        let field_enum = &self.field_enum;
+        let (_, ty_generics, _) = self.generics().split_for_impl();
+        if self.checked {
+            quote! { __Field }
+        } else {
+            quote! { #field_enum #ty_generics }
+        }
+    }
+
+    /// The path to the field enum's `In…` variants, whose payloads are field types' own.
+    pub(crate) fn inner_ctors(&self) -> TokenStream {
+        let field_enum = &self.field_enum;
+        if self.checked {
+            quote! { __Field }
+        } else {
+            quote! { #field_enum }
+        }
+    }
+
+    /// An element type, as the impls name it.
+    pub(crate) fn elem(&self, elem: &Type) -> TokenStream {
+        self.gate(quote! { #elem })
     }
 
     pub(crate) fn vis(&self) -> &syn::Visibility {
@@ -183,9 +273,13 @@ pub(crate) fn stream_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     if field.with.is_some() {
         let marker = with_marker(field);
-        quote_spanned! {ty.span()=> ::settled::__private::AtomicWith<#ty, #marker> }
+        around(
+            ty,
+            quote! { ::settled::__private::AtomicWith< },
+            quote! { #ty, #marker },
+        )
     } else if field.attrs.atomic.get().is_some() {
-        quote_spanned! {ty.span()=> ::settled::Atomic<#ty> }
+        around(ty, quote! { ::settled::Atomic< }, quote! { #ty })
     } else {
         quote! { #ty }
     }
@@ -195,10 +289,43 @@ pub(crate) fn stream_type(field: &Field<'_>) -> TokenStream {
 pub(crate) fn draft_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     if field.with.is_some() {
-        return quote_spanned! {ty.span()=> ::settled::Complete<#ty> };
+        return around(ty, quote! { ::settled::Complete< }, quote! { #ty });
     }
-    let stream = stream_type(field);
-    quote_spanned! {ty.span()=> ::settled::DraftOf<#stream> }
+    around(ty, quote! { ::settled::DraftOf< }, stream_type(field))
+}
+
+/// `open inner >`, spanned so that the type covers the user's type `ty` exactly (`open` at
+/// its first token, `>` at its last): an error about it points at the field's type, and
+/// two errors about the same field type are the same error, reported once.
+pub(crate) fn around(ty: &Type, open: TokenStream, inner: TokenStream) -> TokenStream {
+    let all: Vec<proc_macro2::TokenTree> = quote! { #ty }.into_iter().collect();
+    let first = all
+        .first()
+        .map_or_else(proc_macro2::Span::call_site, |t| t.span());
+    let last = all.last().map_or(first, |t| match t {
+        proc_macro2::TokenTree::Group(g) => g.span_close(),
+        other => other.span(),
+    });
+    let open = respan(open, first);
+    let close = respan(quote! { > }, last);
+    quote! { #open #inner #close }
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let proc_macro2::TokenTree::Group(g) = &t {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                t = proc_macro2::TokenTree::Group(group);
+            } else {
+                t.set_span(span);
+            }
+            t
+        })
+        .collect()
 }
 
 /// The marker type that reads a `deserialize_with` field.

@@ -20,6 +20,17 @@ impl<T: ?Sized, const OK: usize> Checked<OK> for T {
     type Type = T;
 }
 
+/// `0` for any type: `<Option<DraftOf<T>> as Zero>::ZERO` in a struct's check is an error
+/// exactly where the draft struct's field of type `T` is, and only when that one is.
+pub trait Zero {
+    /// `0`.
+    const ZERO: usize;
+}
+
+impl<T: ?Sized> Zero for T {
+    const ZERO: usize = 0;
+}
+
 /// The traits a unit enum's value and draft need, checked in one bound.
 #[diagnostic::on_unimplemented(
     message = "the unit enum `{Self}` needs `Clone`, `Debug`, `PartialEq`, `Serialize` and `Deserialize` to stream",
@@ -37,4 +48,41 @@ where
     T: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + 'static,
 {
     const OK: usize = 0;
+}
+
+/// `Default`, `Clone` and `PartialEq` for a derived model's draft (what `#[derive]` would
+/// write), their bodies written against the draft as its check names it so that a field
+/// type that cannot stream is reported once, at the field:
+/// `draft_traits!(ReviewDraft as __Draft { title, score })`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __draft_traits {
+    ($draft:ident as $checked:ident { $($field:ident),* }) => {
+        #[automatically_derived]
+        impl ::core::default::Default for $draft {
+            fn default() -> Self {
+                $checked {
+                    $($field: ::core::option::Option::None,)*
+                    __settled: ::core::default::Default::default(),
+                }
+            }
+        }
+        #[automatically_derived]
+        impl ::core::clone::Clone for $draft {
+            fn clone(&self) -> Self {
+                let d: &$checked = self;
+                $checked {
+                    $($field: ::core::clone::Clone::clone(&d.$field),)*
+                    __settled: d.__settled,
+                }
+            }
+        }
+        #[automatically_derived]
+        impl ::core::cmp::PartialEq for $draft {
+            fn eq(&self, other: &Self) -> bool {
+                let (a, b): (&$checked, &$checked) = (self, other);
+                $(a.$field == b.$field &&)* a.__settled == b.__settled
+            }
+        }
+    };
 }

@@ -39,7 +39,7 @@ pub(crate) use sink::TypedSink;
 /// The protocol the derive's generated code and the std implementations share.
 pub(crate) mod protocol_items {
     pub use super::atomic::{AtomicWith, DeserializeWith};
-    pub use super::checks::{Checked, UnitEnumTraits};
+    pub use super::checks::{Checked, UnitEnumTraits, Zero};
     pub use super::constraints::{
         Described, Items, Length, Number, ObjectSchema, SchemaOf, SchemaOfAnything, SchemaOfModel,
         check_items, check_length, check_range, strict, strict_atomic,
@@ -65,6 +65,7 @@ pub(crate) mod protocol_items {
         unit_variant, variant,
     };
     pub use super::{Limits, Part, Parts, Shape, StreamingModel};
+    pub use crate::__draft_traits as draft_traits;
     pub use crate::__name_traits as name_traits;
     pub use crate::path::Step;
 }
@@ -330,10 +331,40 @@ impl FieldName for std::convert::Infallible {
 }
 
 /// `Debug` (the variant's name), `PartialEq`, `Eq` and `Hash` (by index) for a derived
-/// field-name enum: `name_traits!(ReviewFieldName, ["Verdict", "Score"])`.
+/// field-name enum: `name_traits!(ReviewFieldName, [Verdict, Score])`; with `of Model`,
+/// its `FieldName` impl too, read from the model's tables (a non-generic model).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __name_traits {
+    ($name:ident of $model:ty, []) => {
+        #[automatically_derived]
+        impl $crate::FieldName for $name {
+            const ALL: &'static [Self] = &[];
+            fn key(self) -> &'static str {
+                match self {}
+            }
+            fn is_required(self) -> bool {
+                match self {}
+            }
+        }
+        $crate::__name_traits!($name, []);
+    };
+    ($name:ident of $model:ty, [$($variant:ident),+]) => {
+        #[automatically_derived]
+        impl $crate::FieldName for $name {
+            const ALL: &'static [Self] = &[$(Self::$variant),+];
+            fn key(self) -> &'static str {
+                $crate::__private::nth(
+                    <$model as $crate::__private::Object>::KEYS.names,
+                    self as usize,
+                )
+            }
+            fn is_required(self) -> bool {
+                $crate::__private::required::<$model>(self as usize)
+            }
+        }
+        $crate::__name_traits!($name, [$($variant),+]);
+    };
     ($name:ident, []) => {
         #[automatically_derived]
         impl ::core::fmt::Debug for $name {
@@ -356,11 +387,12 @@ macro_rules! __name_traits {
             }
         }
     };
-    ($name:ident, [$($label:literal),+]) => {
+    ($name:ident, [$($variant:ident),+]) => {
         #[automatically_derived]
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.write_str($crate::__private::nth(&[$($label),+], *self as usize))
+                let names = [$(::core::stringify!($variant)),+];
+                f.write_str($crate::__private::nth(&names, *self as usize))
             }
         }
         #[automatically_derived]

@@ -27,9 +27,11 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let fvis = f.vis;
         let fident = &f.ident;
         let ty = draft_type(f);
+        // Spanned at the field: a type that cannot stream is reported there, once.
+        let ty = super::around(f.ty, quote! { ::core::option::Option< }, ty);
         quote! {
             #(#fdocs)*
-            #fvis #fident: ::core::option::Option<#ty>,
+            #fvis #fident: #ty,
         }
     });
     let marker = cx.marker().map(|marker| {
@@ -40,7 +42,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     });
     // The std derives bound type parameters, not the drafts of fields: a generic model's
     // draft gets its impls by hand.
-    let (derives, impls) = if cx.marker().is_none() {
+    // A checked draft gets the std derives' impls through its check.
+    let (derives, impls) = if cx.checked {
+        let idents = cx.fields.iter().map(|f| &f.ident);
+        let traits = quote! { __p::draft_traits!(#draft as __Draft { #(#idents),* }); };
+        (quote! {}, Some(traits))
+    } else if cx.marker().is_none() {
         let derives = quote! {
             #[derive(Clone, Default, PartialEq)]
         };
@@ -60,7 +67,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     };
     let begun = cx.fields.iter().map(|f| {
         let fident = &f.ident;
-        quote! { self.#fident.is_some() }
+        quote! { __d.#fident.is_some() }
     });
     // A flattened struct's members may come until the object closes.
     let flattened: Vec<usize> = cx
@@ -71,13 +78,13 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         .map(|(i, _)| i)
         .collect();
     let state = if flattened.is_empty() {
-        quote! { self.__settled.state_of(field as usize, &[#(#begun),*]) }
+        quote! { __d.__settled.state_of(field as usize, &[#(#begun),*]) }
     } else {
         quote! {
             let __begun = &[#(#begun),*];
             match field as usize {
-                #(#flattened)|* => self.__settled.state_of_flattened(field as usize, __begun),
-                __i => self.__settled.state_of(__i, __begun),
+                #(#flattened)|* => __d.__settled.state_of_flattened(field as usize, __begun),
+                __i => __d.__settled.state_of(__i, __begun),
             }
         }
     };
@@ -86,15 +93,17 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let fident = &f.ident;
         let name = &f.name;
         if f.flatten {
-            quote! { .flatten(&self.#fident) }
+            quote! { .flatten(&__d.#fident) }
         } else {
-            quote! { .entry(#name, &self.#fident) }
+            quote! { .entry(#name, &__d.#fident) }
         }
     });
+    let draft_ty = cx.draft_ty();
     let private = quote! {
         #[automatically_derived]
         impl #impl_generics __p::serde::Serialize for #draft #ty_generics #where_clause {
             fn serialize<__S: __p::serde::Serializer>(&self, __s: __S) -> __p::Result<__S::Ok, __S::Error> {
+                let __d: &#draft_ty = self;
                 __p::DraftMap::new(__s) #(#entries)* .end()
             }
         }
@@ -111,6 +120,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         impl #impl_generics #draft #ty_generics #where_clause {
             /// Whether `field` is pending, streaming or settled.
             pub fn state(&self, field: #field_name) -> ::settled::FieldState {
+                let __d: &#draft_ty = self;
                 #state
             }
         }

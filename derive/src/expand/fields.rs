@@ -19,6 +19,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let mut variants = Vec::new();
     // One arm per variant: what it reads as for the callbacks and `Debug`.
     let mut parts = Vec::new();
+    // The variants as the impls name them (through the struct's check).
+    let me = if cx.checked {
+        quote! { __Field }
+    } else {
+        quote! { Self }
+    };
     for f in &cx.fields {
         let ty = f.ty;
         let name = &f.name;
@@ -29,13 +35,13 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             let settled = format!("`{name}` settled with this strict value.");
             variants.push(quote! { #[doc = #settled] #v(#ty) });
             let label = v.to_string();
-            parts.push(quote! { Self::#v(__v) => __p::Part::of(&Self::#v, #label, __v), });
+            parts.push(quote! { #me::#v(__v) => __p::Part::of(&#me::#v, #label, __v), });
         }
         if let Some(elem) = item_type(f) {
             let vi = variant(f, "Item");
             let label = vi.to_string();
             parts.push(
-                quote! { Self::#vi(__i, __v) => __p::Part::item(&Self::#vi, #label, *__i, __v), },
+                quote! { #me::#vi(__i, __v) => __p::Part::item(&#me::#vi, #label, *__i, __v), },
             );
             let doc = format!(
                 "An element of `{name}` settled: its index in the draft and its strict value \
@@ -47,20 +53,21 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             let vin = variant(f, "In");
             let label = vin.to_string();
             parts.push(match item_type(f) {
-                Some(_) => quote! { Self::#vin(__i, __v) => __p::Part::item(&Self::#vin, #label, *__i, __v), },
-                None => quote! { Self::#vin(__v) => __p::Part::of(&Self::#vin, #label, __v), },
+                Some(_) => quote! { #me::#vin(__i, __v) => __p::Part::item(&#me::#vin, #label, *__i, __v), },
+                None => quote! { #me::#vin(__v) => __p::Part::of(&#me::#vin, #label, __v), },
             });
             // A recursive model's own events are boxed (the enum would contain itself).
             let boxed = |payload: TokenStream| {
+                // Spanned at the field: a type that cannot stream is reported there, once.
                 if cx.recursive(f) {
-                    quote! { ::std::boxed::Box<#payload> }
+                    super::around(f.ty, quote! { ::std::boxed::Box< }, payload)
                 } else {
                     payload
                 }
             };
             variants.push(match item_type(f) {
                 Some(elem) => {
-                    let payload = boxed(quote! { ::settled::FieldOf<#elem> });
+                    let payload = boxed(super::around(elem, quote! { ::settled::FieldOf< }, quote! { #elem }));
                     let doc = format!(
                         "Inside element `index` of `{name}`, a value settled (the element's own field)."
                     );
@@ -68,7 +75,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
                 }
                 None => {
                     let stream = super::stream_type(f);
-                    let payload = boxed(quote! { ::settled::FieldOf<#stream> });
+                    let payload = boxed(super::around(f.ty, quote! { ::settled::FieldOf< }, stream));
                     let doc = format!("Inside `{name}`, a value settled (its own field).");
                     quote! { #[doc = #doc] #vin(#payload) }
                 }
@@ -85,7 +92,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let d = format!("`{}`", f.name);
         quote! { #[doc = #d] }
     });
-    let labels = name_variants.iter().map(|v| v.to_string());
     // A struct without fields has a name enum without variants: nothing to read.
     let empty = name_variants.is_empty();
     let own = if empty {
@@ -100,16 +106,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             body
         }
     };
-    // A non-generic model's own tables answer; a generic one's cannot be named from this
-    // non-generic enum: its keys are listed, each field's type is asked where it names no
-    // type parameter, and serde's rule for `Option` decides for the others.
-    let (key, is_required) = if cx.generics().params.is_empty() {
-        let ident = cx.ident;
-        (
-            quote! { __p::nth(<#ident as __p::Object>::KEYS.names, #own) },
-            quote! { __p::required::<#ident>(#own) },
-        )
-    } else {
+    // A non-generic model's own tables answer (see `names` below); a generic one's cannot
+    // be named from this non-generic enum: its keys are listed, each field's type is asked
+    // where it names no type parameter, and serde's rule for `Option` decides for the others.
+    let (key, is_required) = {
         let keys = cx.fields.iter().map(|f| &f.name);
         let required = cx.fields.iter().map(|f| {
             let (name, ty) = (&f.name, f.ty);
@@ -161,12 +161,37 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let part = if parts.is_empty() {
         quote! { match *self {} }
     } else {
-        quote! { match self { #(#parts)* } }
+        quote! { match __s { #(#parts)* } }
+    };
+    let field_ty = cx.field_ty();
+    // The variant's name, as `#[derive(Debug)]` writes it; equal and hashed by index; a
+    // non-generic model's `FieldName` reads its tables.
+    let names = if cx.generics().params.is_empty() {
+        let ident = cx.ident;
+        quote! { __p::name_traits!(#field_name of #ident, [#(#name_variants),*]); }
+    } else {
+        quote! {
+            #[automatically_derived]
+            impl ::settled::FieldName for #field_name {
+                const ALL: &'static [Self] = &[#(Self::#name_variants),*];
+
+                fn key(self) -> &'static str {
+                    #key
+                }
+
+                fn is_required(self) -> bool {
+                    #is_required
+                }
+            }
+
+            __p::name_traits!(#field_name, [#(#name_variants),*]);
+        }
     };
     let private = quote! {
         #[automatically_derived]
         impl #impl_generics __p::Parts for #field_enum #ty_generics #where_clause {
             fn part(&self) -> __p::Part<'_> {
+                let __s: &#field_ty = self;
                 #part
             }
         }
@@ -178,21 +203,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             }
         }
 
-        #[automatically_derived]
-        impl ::settled::FieldName for #field_name {
-            const ALL: &'static [Self] = &[#(Self::#name_variants),*];
-
-            fn key(self) -> &'static str {
-                #key
-            }
-
-            fn is_required(self) -> bool {
-                #is_required
-            }
-        }
-
-        // The variant's name, as `#[derive(Debug)]` writes it; equal and hashed by index.
-        __p::name_traits!(#field_name, [#(#labels),*]);
+        #names
     };
     (public, private)
 }

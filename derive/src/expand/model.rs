@@ -9,14 +9,11 @@ use quote::{quote, quote_spanned};
 
 pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let Cx {
-        ident,
-        draft,
-        field_enum,
-        field_name,
-        ..
+        ident, field_name, ..
     } = cx;
     let (impl_generics, ty_generics, _) = cx.generics().split_for_impl();
     let where_clause = cx.where_clause();
+    let (draft_ty, field_ty) = (cx.draft_ty(), cx.field_ty());
     let markers = cx.fields.iter().filter_map(|f| with_reader(f));
     let schema_items = super::schema::impl_items(cx);
     let strict = super::schema::strict_checks(cx);
@@ -33,8 +30,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics __p::StreamingModel for #ident #ty_generics #where_clause {
             type Value = Self;
-            type Draft = #draft #ty_generics;
-            type Field = #field_enum #ty_generics;
+            type Draft = #draft_ty;
+            type Field = #field_ty;
             type Name = #field_name;
 
             const MODEL: bool = true;
@@ -120,13 +117,14 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
                 taken_at.insert(f.ident.to_string(), quote! { #local.#k });
             }
             let first = proc_macro2::Literal::usize_unsuffixed(*first);
-            let streams = run.iter().map(|f| stream_type(f));
+            let streams: Vec<TokenStream> = run.iter().map(|f| stream_type(f)).collect();
+            let streams = cx.run(&streams);
             let drafts = run.iter().map(|f| {
                 let fident = &f.ident;
                 quote! { __d.#fident }
             });
             quote! {
-                let #local = __p::take_run::<(#(#streams,)*), Self>((#(#drafts,)*), __s, #first)?;
+                let #local = __p::take_run::<#streams, Self>((#(#drafts,)*), __s, #first)?;
             }
         })
         .collect();
@@ -138,7 +136,7 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
                 .unwrap_or_else(|| quote! { ::core::default::Default::default() });
             return quote! { #fident: #value, };
         };
-        let stream = stream_type(f);
+        let stream = cx.stream(f);
         if f.flatten {
             // Its members' verdicts are its own: serde's "missing field" names them.
             return quote! {
@@ -210,9 +208,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         let k = proc_macro2::Literal::usize_unsuffixed(i);
         if f.flatten && crate::shape::is_std_map(f.ty) {
             // The map takes the keys nobody else reads.
-            let stream = stream_type(f);
+            let stream = cx.stream(f);
             let fident = &f.ident;
-            let field_enum = &cx.field_enum;
+            let field_enum = cx.inner_ctors();
             let vin = variant(f, "In");
             rest = Some(move |checks: TokenStream| {
                 quote! {
@@ -231,9 +229,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             continue;
         }
         if f.flatten {
-            let stream = stream_type(f);
+            let stream = cx.stream(f);
             let fident = &f.ident;
-            let field_enum = &cx.field_enum;
+            let field_enum = cx.inner_ctors();
             let vin = variant(f, "In");
             let start = base.clone();
             let len = quote! { <#stream as __p::Object>::WIDTH };
@@ -333,7 +331,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                     .fields
                     .iter()
                     .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty));
-                let streams = flat.map(|f| stream_type(f));
+                let streams = flat.map(|f| cx.stream(f));
                 quote! {
                     #(const _: () = ::core::assert!(
                         !<#streams as __p::Object>::REST,
@@ -349,7 +347,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 .fields
                 .iter()
                 .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty));
-            let streams = flat.map(|f| stream_type(f));
+            let streams = flat.map(|f| cx.stream(f));
             quote! {
                 const REST: bool = false #(|| <#streams as __p::Object>::REST)*;
 
@@ -399,8 +397,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
 /// One field's arm: the generic helper for its type, with its variants and constraint.
 fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
     let field_enum = &cx.field_enum;
+    let inner_ctors = cx.inner_ctors();
     let fident = &f.ident;
-    let stream = stream_type(f);
+    let stream = cx.stream(f);
     let v = variant(f, "");
     let check = constraint(f);
     let boxed = |x: TokenStream| {
@@ -413,17 +412,18 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
     let none = quote! { __p::None };
     match item_type(f) {
         Some(elem) => {
+            let elem = cx.elem(elem);
             let item = variant(f, "Item");
             let inner = match (has_inner(f), cx.recursive(f)) {
                 (false, _) => none,
                 (true, false) => {
                     let vin = variant(f, "In");
-                    quote! { __p::Some(#field_enum::#vin) }
+                    quote! { __p::Some(#inner_ctors::#vin) }
                 }
                 (true, true) => {
                     let vin = variant(f, "In");
                     let x = boxed(quote! { __x });
-                    quote! { __p::Some(|__i, __x| #field_enum::#vin(__i, #x)) }
+                    quote! { __p::Some(|__i, __x| #inner_ctors::#vin(__i, #x)) }
                 }
             };
             quote! {
@@ -437,12 +437,12 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
                 (false, _) => none,
                 (true, false) => {
                     let vin = variant(f, "In");
-                    quote! { __p::Some(#field_enum::#vin) }
+                    quote! { __p::Some(#inner_ctors::#vin) }
                 }
                 (true, true) => {
                     let vin = variant(f, "In");
                     let x = boxed(quote! { __x });
-                    quote! { __p::Some(|__x| #field_enum::#vin(#x)) }
+                    quote! { __p::Some(|__x| #inner_ctors::#vin(#x)) }
                 }
             };
             if f.attrs.constraints().is_empty() && !has_inner(f) {

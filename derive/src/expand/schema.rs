@@ -16,9 +16,10 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
         .filter(|f| !cx.recursive(f))
         .map(|f| stream_type(f))
         .collect();
-    let runs = streams
-        .chunks(12)
-        .map(|run| quote! { <(#(#run,)*) as __p::Run>::LIMITS });
+    let runs = streams.chunks(12).map(|run| {
+        let run = cx.run(run);
+        quote! { <#run as __p::Run>::LIMITS }
+    });
     let count = cx.fields.len();
     let object = object_schema(cx);
     quote! {
@@ -62,11 +63,12 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
         quote! { (#name, #description, #constraints, #required) }
     };
     let runs = pieces.iter().filter(|run| plain(run[0])).map(|run| {
-        let streams = run.iter().map(|f| stream_type(f));
+        let streams: Vec<TokenStream> = run.iter().map(|f| stream_type(f)).collect();
+        let streams = cx.run(&streams);
         let metas = run.iter().map(|f| meta(f));
         (
             run[0].ident.clone(),
-            quote! { __o.run::<(#(#streams,)*)>(__g, &[#(#metas),*]); },
+            quote! { __o.run::<#streams>(__g, &[#(#metas),*]); },
         )
     });
     let runs: Vec<(syn::Ident, TokenStream)> = runs.collect();
@@ -89,13 +91,13 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
             quote! { __p::None }
         };
         if f.flatten && crate::shape::is_std_map(f.ty) {
-            let stream = stream_type(f);
+            let stream = cx.stream(f);
             quote! { __o.rest::<#stream>(__g); }
         } else if f.flatten {
-            let stream = stream_type(f);
+            let stream = cx.stream(f);
             quote! { __o.flatten::<#stream>(__g); }
         } else if is_atomic(f) {
-            let schema = field_schema(f);
+            let schema = field_schema(cx, f);
             let required = match f.with {
                 Some(_) => quote! { #required.unwrap_or(true) },
                 None => {
@@ -142,7 +144,7 @@ fn optional(text: Option<String>) -> TokenStream {
 
 /// A field's schema: its type's; for an atomic field, the schema of its type when it has
 /// one (chosen by trait), any value otherwise.
-fn field_schema(f: &crate::ast::Field<'_>) -> TokenStream {
+fn field_schema(cx: &Cx<'_>, f: &crate::ast::Field<'_>) -> TokenStream {
     let ty = f.ty;
     if is_atomic(f) {
         return quote! {{
@@ -151,7 +153,7 @@ fn field_schema(f: &crate::ast::Field<'_>) -> TokenStream {
             (&&__p::SchemaOf::<#ty>::new()).schema(__g)
         }};
     }
-    let stream = stream_type(f);
+    let stream = cx.stream(f);
     quote! { <#stream as __p::StreamingModel>::schema(__g) }
 }
 
@@ -168,7 +170,7 @@ pub(super) fn strict_checks(cx: &Cx<'_>) -> TokenStream {
         .filter(|f| !cx.recursive(f) && !cx.generic(f))
         .map(|f| {
             let ty = f.ty;
-            let stream = stream_type(f);
+            let stream = cx.stream(f);
             if is_atomic(f) {
                 quote_spanned! {ty.span()=>
                     const _: () = __p::strict_atomic::<#ty>();
