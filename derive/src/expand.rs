@@ -17,7 +17,6 @@ use crate::names::camel;
 use crate::{shape, valid};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident, Type};
 
 /// Parses, checks and expands; every error found is returned.
@@ -51,7 +50,7 @@ fn expand(model: &Model<'_>) -> TokenStream {
                 #draft
                 #fields
                 #[doc(hidden)]
-                #[allow(non_camel_case_types, non_snake_case, unused_parens, unused_qualifications)]
+                #[allow(non_camel_case_types, non_snake_case, unused_qualifications)]
                 const _: () = {
                     use ::settled::__private as __p;
                     #check
@@ -131,16 +130,17 @@ impl<'a> Cx<'a> {
             return TokenStream::new();
         }
         let (draft, field_enum) = (&self.draft, &self.field_enum);
-        // Each field's type, in parentheses spanned at the field so that the error is the
-        // one the draft's field gives (the same span, the same bound): reported once.
+        // Each field's type, spanned as the draft's field is (the same span, the same
+        // bound), so that the two errors are one.
         let fields = self.fields.iter().map(|f| {
             let stream = stream_type(f);
-            let mut paren = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, stream);
-            paren.set_span(f.ty.span());
-            quote! { let _ = <#paren as __p::StreamingModel>::MODEL; }
+            quote! { let _ = <#stream as __p::StreamingModel>::MODEL; }
         });
         quote! {
-            const __CHECK: usize = { #(#fields)* 0 };
+            const __CHECK: usize = {
+                #(#fields)*
+                0
+            };
             type __Draft = <#draft as __p::Checked<__CHECK>>::Type;
             type __Field = <#field_enum as __p::Checked<__CHECK>>::Type;
             type __C<__T> = <__T as __p::Checked<__CHECK>>::Type;
