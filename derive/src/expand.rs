@@ -81,6 +81,9 @@ pub(crate) struct Cx<'a> {
     /// The impls name the field types, the draft and the field enum through the struct's
     /// check (see [`Cx::check`]).
     pub(crate) checked: bool,
+    /// serde reads the struct from an array of its fields too (not the struct of an
+    /// adjacently or internally tagged variant).
+    pub(crate) seq: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -97,6 +100,7 @@ impl<'a> Cx<'a> {
             title: ident.to_string(),
             outer: None,
             checked: model.input.generics.params.is_empty(),
+            seq: true,
         }
     }
 
@@ -106,6 +110,7 @@ impl<'a> Cx<'a> {
         all: &'a [Field<'a>],
         outer: &Ident,
         variant: &Ident,
+        seq: bool,
     ) -> Self {
         let prefix = format!("{outer}{variant}");
         Cx {
@@ -115,6 +120,7 @@ impl<'a> Cx<'a> {
             title: format!("{outer}::{variant}"),
             outer: Some(outer.clone()),
             checked: false,
+            seq,
             ..Cx::new(model, all)
         }
     }

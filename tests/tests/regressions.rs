@@ -489,3 +489,156 @@ fn a_flattened_draft_serializes_its_members_as_they_are() {
         (1, 0.1, 1 << 64)
     );
 }
+
+// ---- 20. a struct written as an array of its fields (serde reads that too) ----
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Pair {
+    p: u8,
+    #[serde(default)]
+    q: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Pairs {
+    e: Vec<Pair>,
+    o: Option<Pair>,
+    n: Option<u8>,
+}
+
+/// `finish` at 1-byte, 7-byte and whole chunks, as `Ok(value)` or the error's message.
+fn typed_outcome<T>(input: &str) -> Result<T, String>
+where
+    T: StreamingModel<Value = T> + PartialEq + std::fmt::Debug,
+{
+    let mut outcomes = Vec::new();
+    for size in [1, 7, input.len().max(1)] {
+        let mut stream = TypedStream::<T>::new();
+        let mut failed = None;
+        for chunk in input.as_bytes().chunks(size) {
+            if let Err(e) = stream.feed(chunk) {
+                failed = Some(e.kind());
+                break;
+            }
+        }
+        outcomes.push(match failed {
+            Some(kind) => Err(format!("{kind:?}")),
+            None => stream.finish().map_err(|e| format!("{:?}", e.kind())),
+        });
+    }
+    assert!(
+        outcomes.windows(2).all(|w| w[0] == w[1]),
+        "{input}: {outcomes:?}"
+    );
+    outcomes.remove(0)
+}
+
+#[test]
+fn bug_20_a_struct_written_as_an_array_streams_as_serde_reads_it() {
+    for input in [
+        r#"{"e":[[1,"s"],{"p":2}],"o":[3,"t"],"n":null}"#,
+        r#"{"e":[[1]],"o":null,"n":4}"#,
+        r#"{"e":[[]],"o":null,"n":4}"#,
+        r#"{"e":[[1,"s",3]],"o":null,"n":4}"#,
+        r#"{"e":[[1,2]],"o":null,"n":4}"#,
+        r#"{"e":[["x"]],"o":null,"n":4}"#,
+        r#"[[[1,"a"]],[2],5]"#,
+        r#"[[[1,"a"]],[2]]"#,
+        r#"[[], null, null, null]"#,
+    ] {
+        let ours = typed_outcome::<Pairs>(input);
+        let serde = serde_json::from_str::<Pairs>(input);
+        assert_eq!(
+            ours.is_ok(),
+            serde.is_ok(),
+            "{input}: {ours:?} vs {serde:?}"
+        );
+        if let (Ok(ours), Ok(serde)) = (&ours, &serde) {
+            assert_eq!(ours, serde, "{input}");
+        }
+    }
+    // The settled values are the final ones, at the elements' paths.
+    let mut stream = Pairs::stream();
+    let events: Vec<String> = stream
+        .feed(br#"{"e":[[1,"s"]],"o":[3,"t"],"n":1}"#)
+        .unwrap()
+        .map(|f| format!("{f:?}"))
+        .collect();
+    assert!(
+        events.contains(&r#"EItem(0, Pair { p: 1, q: "s" })"#.to_string()),
+        "{events:?}"
+    );
+    assert!(
+        events.contains(&r#"O(Some(Pair { p: 3, q: "t" }))"#.to_string()),
+        "{events:?}"
+    );
+    assert_eq!(
+        stream
+            .draft()
+            .o
+            .as_ref()
+            .and_then(|o| o.as_ref())
+            .map(|p| p.p),
+        Some(Some(3))
+    );
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+enum External {
+    A { x: u8 },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+#[serde(tag = "t")]
+enum Internal {
+    A { x: u8 },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    A { x: u8 },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+struct Tagged {
+    ext: Option<External>,
+    int: Option<Internal>,
+    adj: Option<Adjacent>,
+    boxed: Option<Box<Pair>>,
+    map: std::collections::BTreeMap<String, Pair>,
+}
+
+#[test]
+fn bug_20_enums_read_from_arrays_as_serde_does_or_refuse_them() {
+    // As serde: an externally tagged struct variant reads an array; an adjacently tagged
+    // one's content does not.
+    for input in [
+        r#"{"ext":{"A":[1]},"int":null,"adj":null,"boxed":[2,"b"],"map":{"k":[3]}}"#,
+        r#"{"ext":null,"int":null,"adj":{"t":"A","c":[1]},"boxed":null,"map":{}}"#,
+        r#"{"ext":null,"int":null,"adj":null,"boxed":[],"map":{}}"#,
+    ] {
+        let ours = typed_outcome::<Tagged>(input);
+        let serde = serde_json::from_str::<Tagged>(input);
+        assert_eq!(
+            ours.is_ok(),
+            serde.is_ok(),
+            "{input}: {ours:?} vs {serde:?}"
+        );
+        if let (Ok(ours), Ok(serde)) = (&ours, &serde) {
+            assert_eq!(ours, serde, "{input}");
+        }
+    }
+    // A tagged enum written as `[tag, content]` is refused (serde reads it; its draft
+    // cannot be built), never shown and then lost.
+    for input in [
+        r#"{"ext":null,"int":["A",1],"adj":null,"boxed":null,"map":{}}"#,
+        r#"{"ext":null,"int":null,"adj":["A",{"x":1}],"boxed":null,"map":{}}"#,
+    ] {
+        assert_eq!(
+            typed_outcome::<Tagged>(input),
+            Err("Validation".into()),
+            "{input}"
+        );
+    }
+}

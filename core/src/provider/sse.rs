@@ -37,6 +37,8 @@ pub struct SseParser {
     event: Option<String>,
     data: Option<String>,
     id: Option<String>,
+    /// A line has ended: a byte-order mark is no longer the stream's first.
+    past_first_line: bool,
 }
 
 impl SseParser {
@@ -53,7 +55,14 @@ impl SseParser {
                 b'\n' if self.after_cr => self.after_cr = false,
                 b'\n' | b'\r' => {
                     self.after_cr = b == b'\r';
-                    let line = std::mem::take(&mut self.line);
+                    let mut line = std::mem::take(&mut self.line);
+                    // The stream's first line may start with a byte-order mark, which
+                    // the event-stream rules say to ignore.
+                    if !std::mem::replace(&mut self.past_first_line, true) {
+                        if let Some(rest) = line.strip_prefix("\u{feff}".as_bytes()) {
+                            line = rest.to_vec();
+                        }
+                    }
                     if let Some(event) = self.line_done(&line) {
                         events.push(event);
                     }
@@ -76,6 +85,7 @@ impl SseParser {
         self.data = None;
         self.event = None;
         self.after_cr = false;
+        self.past_first_line = false;
         pending
     }
 
@@ -142,6 +152,16 @@ mod tests {
             assert_eq!(events[0].id.as_deref(), Some("7"));
             assert_eq!(events[0].data, "one\ntwo");
             assert_eq!(events[1].data, "\né", "an empty data line counts");
+        }
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_ignored_once() {
+        let input = "\u{feff}data: one\n\n\u{feff}data: two\n\n";
+        for chunk in 1..=input.len() {
+            let events = all(input.as_bytes(), chunk);
+            assert_eq!(events.len(), 1, "chunk {chunk}: {events:?}");
+            assert_eq!(events[0].data, "one", "chunk {chunk}");
         }
     }
 }

@@ -175,6 +175,10 @@ where
     /// A map flattened into the struct takes the keys no field reads.
     const REST: bool = false;
 
+    /// serde reads the struct from an array of its fields too (not a variant of an
+    /// adjacently or internally tagged enum, nor a struct that flattens).
+    const SEQ: bool = true;
+
     /// Runs `op` on entry `key` of the flattened map (calling [`rest`]).
     fn rest<'d>(key: &str, op: Op<'_, '_>, draft: &'d mut Self::Draft) -> Reply<'d, Self::Field> {
         let _ = (key, op, draft);
@@ -192,6 +196,8 @@ enum Phase {
     Skip,
     /// Inside the value of a key the flattened map takes (the key is `key`).
     Rest,
+    /// Inside an element past the fields of a struct written as an array.
+    Trailing,
 }
 
 /// The frame of a model: routes keys to fields, hands each field's events to its type.
@@ -212,6 +218,9 @@ where
     scratch: Option<T::Draft>,
     /// The keys the flattened map took, as its key type reads them.
     rest_read: std::collections::HashSet<String>,
+    /// Read from an array, as serde reads a struct from a sequence (its fields in order):
+    /// the index of the next element.
+    positional: Option<usize>,
 }
 
 /// The key of a member the flattened map takes was read: serde's verdict on it, and no
@@ -249,7 +258,57 @@ where
             outbox: None,
             scratch: None,
             rest_read: std::collections::HashSet::new(),
+            positional: None,
         }
+    }
+
+    /// The frame of a struct written as an array of its fields.
+    fn positional() -> Self {
+        ObjectFrame {
+            positional: Some(0),
+            ..Self::new()
+        }
+    }
+
+    /// Element `index` of a struct written as an array begins: it is field `index`, or
+    /// one too many (serde: "trailing characters").
+    fn element(&mut self, index: usize) {
+        self.positional = Some(index + 1);
+        self.member = Member::default();
+        self.phase = match index < T::KEYS.names.len() {
+            true => Phase::Field { index, fresh: true },
+            false => Phase::Trailing,
+        };
+    }
+
+    /// The closing bracket of a struct written as an array: serde's verdict on the fields
+    /// with no element (each needs a default).
+    fn close_positional(
+        &mut self,
+        count: usize,
+        raw: Raw<'_>,
+        draft: &mut T::Draft,
+        out: &mut Out,
+    ) -> FrameFlow {
+        out.closed = Some(raw.span());
+        T::settled_mut(draft).close();
+        if !T::REQUIRED.iter().any(|(index, _, _)| *index >= count) {
+            return FrameFlow::Done(true);
+        }
+        let end = raw.span().end.saturating_sub(1);
+        out.reject_own(Rejected {
+            error: serde::de::Error::invalid_length(
+                count,
+                &format!(
+                    "struct {} with {} elements",
+                    short_name::<T>(),
+                    T::KEYS.names.len()
+                )
+                .as_str(),
+            ),
+            span: end..raw.span().end,
+        });
+        FrameFlow::Done(false)
     }
 
     /// A key closed: route it, or refuse it as serde would.
@@ -331,6 +390,13 @@ where
         let Some(draft) = draft.downcast_mut::<T::Draft>() else {
             return FrameFlow::More;
         };
+        if let (Phase::Open, Some(next)) = (self.phase, self.positional) {
+            if let Event::EndArray(raw) = event {
+                return self.close_positional(next, *raw, draft, out);
+            }
+            // Any other event begins the next element.
+            self.element(next);
+        }
         match (self.phase, event) {
             (Phase::Open, Event::Key(key, raw)) => self.key(key, *raw, draft, out),
             (Phase::Open, Event::EndObject(raw)) => {
@@ -365,6 +431,19 @@ where
             (Phase::Skip, _) => {
                 if self.member.track(event).is_some() {
                     self.phase = Phase::Open;
+                }
+            }
+            (Phase::Trailing, _) => {
+                if let Some(raw) = self.member.track(event) {
+                    self.phase = Phase::Open;
+                    out.reject_member(Rejected::custom(
+                        format_args!(
+                            "trailing characters: a {} has {} fields",
+                            short_name::<T>(),
+                            T::KEYS.names.len()
+                        ),
+                        raw,
+                    ));
                 }
             }
             (Phase::Rest, _) => {
@@ -464,7 +543,14 @@ where
     }
 
     fn path<'s>(&'s self, steps: &mut Vec<Step<'s>>) {
-        // The member open, or the one that just settled or was refused: the last key read.
+        // The member open, or the one that just settled or was refused: the last key read
+        // (the last element begun, in an array).
+        if let Some(next) = self.positional {
+            if let Some(index) = next.checked_sub(1) {
+                steps.push(Step::Index(index));
+            }
+            return;
+        }
         if self.keyed {
             steps.push(Step::Key(&self.key));
         }
@@ -485,7 +571,24 @@ where
         slot.set(T::Draft::default());
         return Flow::Push(Box::new(ObjectFrame::<T>::new()));
     }
+    // serde reads a struct from an array of its fields too (not one that flattens).
+    if member.level() == 0
+        && matches!(event, Event::BeginArray)
+        && T::SEQ
+        && T::KEYS.lookup.is_none()
+        && !T::REST
+    {
+        slot.set(T::Draft::default());
+        return Flow::Push(Box::new(ObjectFrame::<T>::positional()));
+    }
     member.follow::<<T as StreamingModel>::Value>(event)
+}
+
+/// The type's name as serde's messages give it (`Inner`, not its path).
+fn short_name<T>() -> &'static str {
+    let name = std::any::type_name::<T>();
+    let name = name.split('<').next().unwrap_or(name);
+    name.rsplit("::").next().unwrap_or(name)
 }
 
 /// A constraint check of a field's value (`min_items`, …): the message when broken.

@@ -298,8 +298,18 @@ pub fn union_step<E: Union>(
             }
         }
     }
-    if let Some(draft) = draft {
-        slot.set(draft);
+    match draft {
+        Some(draft) => slot.set(draft),
+        // serde reads a tagged enum from an array too (`["Variant", …]`); its draft cannot
+        // be built from one, and a value shown once but lost at the end would be wrong.
+        None if E::VARIANTS.kinds.get(index) != Some(&Kind::Unit) => {
+            return Flow::Done(Err(Rejected::custom(
+                "this enum is written as an array (`[tag, content]`), which settled does \
+                 not stream: write it as an object",
+                raw,
+            )));
+        }
+        None => {}
     }
     Flow::Done(Ok(value))
 }

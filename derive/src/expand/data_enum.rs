@@ -56,7 +56,8 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 let crate::ast::Body::Struct(all) = &m.body else {
                     continue;
                 };
-                let cx = Cx::variant(m, all, ident, vident);
+                let seq = matches!(data.repr, Repr::External | Repr::Untagged);
+                let cx = Cx::variant(m, all, ident, vident, seq);
                 let (d, d_impls) = draft::expand(&cx);
                 let (f, f_impls) = fields::expand(&cx);
                 let impls = model::expand(&cx);

@@ -363,6 +363,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         }
         None => quote! {},
     };
+    let seq = (!cx.seq).then(|| quote! { const SEQ: bool = false; });
     quote! {
         #[automatically_derived]
         impl #impl_generics __p::Object for #ident #ty_generics #where_clause {
@@ -386,6 +387,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             }
 
             const REQUIRED: &'static [__p::Required] = &[#(#required)*];
+            #seq
 
             #complete
 
