@@ -642,3 +642,44 @@ fn bug_20_enums_read_from_arrays_as_serde_does_or_refuse_them() {
         );
     }
 }
+
+// ---- 21. the replay budget counts what kept events cost, not only their text ----
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+#[serde(tag = "t")]
+enum LateNumbers {
+    A { xs: Vec<u32> },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+struct HoldsLate {
+    e: LateNumbers,
+}
+
+#[test]
+fn bug_21_members_kept_for_a_late_tag_are_charged_their_memory() {
+    // 40,000 numbers before the tag: 80 KB of text, but each kept event costs tens of
+    // bytes; under a 100 KB cap that is past the budget (8 times the cap), refused.
+    let doc = format!(r#"{{"e":{{"xs":[{}1],"t":"A"}}}}"#, "1,".repeat(40_000));
+    let options = Options::default().max_bytes(100_000);
+    let mut stream = HoldsLate::stream_with_options(options);
+    let message = match stream.feed(doc.as_bytes()) {
+        Err(e) => (e.kind(), e.to_string()),
+        Ok(_) => {
+            let e = stream.finish().unwrap_err();
+            (e.kind(), e.to_string())
+        }
+    };
+    assert_eq!(message.0, ErrorKind::Validation, "{}", message.1);
+    assert!(message.1.contains("budget"), "{}", message.1);
+    // The same document with its tag first keeps nothing: it streams.
+    let doc = format!(r#"{{"e":{{"t":"A","xs":[{}1]}}}}"#, "1,".repeat(40_000));
+    let mut stream = HoldsLate::stream_with_options(Options::default().max_bytes(100_000));
+    stream.feed(doc.as_bytes()).unwrap();
+    assert_eq!(
+        stream.finish().unwrap().e,
+        LateNumbers::A {
+            xs: vec![1; 40_001]
+        }
+    );
+}

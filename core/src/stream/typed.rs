@@ -54,7 +54,7 @@ impl<T: StreamingModel> TypedStream<T> {
         options.max_depth = options.max_depth.min(crate::options::SERDE_MAX_DEPTH);
         let fail_fast = options.fail_fast;
         let replay_budget =
-            usize::try_from(options.max_bytes.saturating_mul(4)).unwrap_or(usize::MAX);
+            usize::try_from(options.max_bytes.saturating_mul(8)).unwrap_or(usize::MAX);
         let mut scanner = Scanner::new(options);
         match T::SHAPE {
             Shape::Object => scanner.expect_root(true),

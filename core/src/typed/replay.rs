@@ -28,6 +28,21 @@ enum Kept {
     Null(Range<usize>),
 }
 
+impl Kept {
+    /// The memory it takes, as charged to the replay budget: the event itself and the
+    /// text it owns (a number `1` costs its event and its string, not 1 byte).
+    fn size(&self) -> usize {
+        // A string's heap block: its bytes and the allocator's header (about 16 bytes).
+        let text = match self {
+            Kept::Key(text, _) | Kept::Fragment(text) | Kept::Number(text, _) => {
+                text.capacity() + 16
+            }
+            _ => 0,
+        };
+        std::mem::size_of::<Kept>() + text
+    }
+}
+
 /// Where a replayed event comes from: a recording that owns its events, and the event's
 /// index there.
 pub(crate) type Origin = (Arc<Recording>, usize);
@@ -84,10 +99,7 @@ impl Recording {
             Event::Null(raw) => Kept::Null(raw.span()),
             Event::Seal(_) | Event::Place(_) => return 0,
         };
-        let size = match &kept {
-            Kept::Key(text, _) | Kept::Fragment(text) | Kept::Number(text, _) => text.len(),
-            _ => 0,
-        };
+        let size = kept.size();
         self.events.push(kept);
         self.charged += size;
         size
@@ -140,6 +152,7 @@ impl Recording {
         };
         for index in range {
             if let Some(kept) = source.events.get(index) {
+                self.charged += kept.size();
                 self.events.push(kept.clone());
             }
         }

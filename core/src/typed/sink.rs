@@ -203,8 +203,8 @@ impl<T: StreamingModel> TypedSink<T> {
         };
         let message = "values kept to be replayed (members written before a late tag, \
                        untagged values) nest too deep in one another to replay within the \
-                       stream's budget (4 times the byte cap kept, 64 times the events read \
-                       sent again); write tags before the members they select";
+                       stream's budget (memory kept at most 8 times the byte cap, 64 times the \
+                       events read sent again); write tags before the members they select";
         self.rejections.push(Rejection {
             path,
             rejected: Rejected {
