@@ -37,11 +37,29 @@ pub(super) fn expand(model: &Model<'_>, wrapper: &Wrapper<'_>) -> TokenStream {
         .cloned()
         .or_else(|| crate::attr::doc_text(&model.input.attrs));
     let describe = description.map(|d| quote! { __p::describe(&mut __s, #d); });
+    // A non-generic wrapper names the wrapped type through a check, as a struct names its
+    // fields' types (see `Cx::check`): a type that cannot stream is one error, at it.
+    let (check, inner) = if model.input.generics.params.is_empty() {
+        let fields = types
+            .iter()
+            .map(|ty| quote! { let _ = <#ty as __p::StreamingModel>::MODEL; });
+        let check = quote! {
+            const __CHECK: usize = {
+                #(#fields)*
+                0
+            };
+            type __Inner = <#inner as __p::Checked<__CHECK>>::Type;
+        };
+        (check, quote! { __Inner })
+    } else {
+        (TokenStream::new(), inner)
+    };
     quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types, non_snake_case, unused_qualifications)]
         const _: () = {
             use ::settled::__private as __p;
+            #check
 
             #[automatically_derived]
             impl #impl_generics __p::StreamingModel for #ident #ty_generics #where_clause {
