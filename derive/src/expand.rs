@@ -119,7 +119,6 @@ impl<'a> Cx<'a> {
             field_name: format_ident!("{}FieldName", prefix),
             title: format!("{outer}::{variant}"),
             outer: Some(outer.clone()),
-            checked: false,
             seq,
             ..Cx::new(model, all)
         }

@@ -70,13 +70,18 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     }
                 }
                 public.push(quote! { #d #f });
+                // Its impls in a block of their own: its check's names are its own.
+                let check = cx.check();
                 private.push(quote! {
                     #[derive(::core::fmt::Debug, __p::serde::Deserialize)]
                     #[allow(dead_code)]
                     #hidden
-                    #d_impls
-                    #f_impls
-                    #impls
+                    const _: () = {
+                        #check
+                        #d_impls
+                        #f_impls
+                        #impls
+                    };
                 });
                 let hidden_ident = &m.input.ident;
                 let (_, hidden_generics, _) = m.input.generics.split_for_impl();
