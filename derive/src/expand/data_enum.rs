@@ -49,6 +49,8 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     let mut public = Vec::new();
     let mut private = Vec::new();
     let mut contents = Vec::new();
+    // Every variant's field types, for the enum's check (see `Cx::check`).
+    let mut checked_types: Vec<TokenStream> = Vec::new();
     for (v, m) in data.variants.iter().zip(&parsed) {
         let vident = &v.original.ident;
         let content = match (v.style, m) {
@@ -58,6 +60,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 };
                 let seq = matches!(data.repr, Repr::External | Repr::Untagged);
                 let cx = Cx::variant(m, all, ident, vident, seq);
+                checked_types.extend(cx.fields.iter().map(|f| super::stream_type(f)));
                 let (d, d_impls) = draft::expand(&cx);
                 let (f, f_impls) = fields::expand(&cx);
                 let impls = model::expand(&cx);
@@ -110,6 +113,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     (Some(ty), false) => quote! { #ty },
                     (None, _) => quote! { () },
                 };
+                checked_types.push(stream.clone());
                 Content {
                     draft: quote! { ::settled::DraftOf<#stream> },
                     field: quote! { ::settled::FieldOf<#stream> },
@@ -121,6 +125,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             }
             (VariantStyle::Tuple, _) => {
                 let types: Vec<&syn::Type> = v.original.fields.iter().map(|f| &f.ty).collect();
+                checked_types.extend(types.iter().map(|t| quote! { #t }));
                 let at = (0..types.len()).map(syn::Index::from);
                 Content {
                     draft: quote! { ::settled::DraftOf<(#(#types,)*)> },
@@ -147,6 +152,27 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     }
     let draft_enum = format_ident!("{}Draft", ident);
     let field_enum = format_ident!("{}Field", ident);
+    // A non-generic enum names its types through its check, as a struct does.
+    let checked = model.input.generics.params.is_empty();
+    let gate = |ty: &TokenStream| {
+        if checked {
+            quote! { __C<#ty> }
+        } else {
+            ty.clone()
+        }
+    };
+    let check = checked.then(|| {
+        let terms = checked_types
+            .iter()
+            .map(|ty| quote! { let _ = <#ty as __p::StreamingModel>::MODEL; });
+        quote! {
+            const __CHECK: usize = {
+                #(#terms)*
+                0
+            };
+            type __C<__T> = <__T as __p::Checked<__CHECK>>::Type;
+        }
+    });
 
     // The draft: an enum of the variants' drafts, serialized as serde writes the enum.
     let repr_attr = match &data.repr {
@@ -208,15 +234,15 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     // parameters, not the drafts), and serde's none (the drafts are `Serialize`).
     let (derives, serde_bound, draft_impls) = if params.is_empty() {
         (
-            quote! { #[derive(Clone, Debug, PartialEq, ::settled::__private::serde::Serialize)] },
+            quote! { #[derive(::settled::__private::serde::Serialize)] },
             quote! {},
-            quote! {},
+            draft_impls(model, &contents, &draft_enum, true),
         )
     } else {
         (
             quote! { #[derive(::settled::__private::serde::Serialize)] },
             quote! { #[serde(bound(serialize = ""))] },
-            generic_draft_impls(model, &contents, &draft_enum),
+            draft_impls(model, &contents, &draft_enum, false),
         )
     };
     let marker = (!params.is_empty()).then(|| {
@@ -284,7 +310,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     };
     let variant_arms = contents.iter().enumerate().map(|(i, (v, c))| {
         let vident = &v.original.ident;
-        let ty = &c.ty;
+        let gated = gate(&c.ty);
         if v.style == VariantStyle::Unit {
             return quote! { #i => __p::unit_variant::<Self>(__op, __place, #draft_enum::#vident), };
         }
@@ -307,7 +333,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             }
         };
         quote! {
-            #i => __p::variant::<#ty, Self>(
+            #i => __p::variant::<#gated, Self>(
                 __op,
                 match __d { #payload _ => __p::None },
                 __place,
@@ -326,7 +352,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     });
     let internal = matches!(data.repr, Repr::Internal(_));
     let schema_arms = contents.iter().enumerate().map(|(i, (v, c))| {
-        let ty = &c.ty;
+        let ty = gate(&c.ty);
         match v.style {
             VariantStyle::Unit => quote! { #i => __p::None, },
             VariantStyle::Struct => {
@@ -340,7 +366,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     });
     let to_value_arms = contents.iter().map(|(v, c)| {
         let vident = &v.original.ident;
-        let ty = &c.ty;
+        let ty = gate(&c.ty);
         let build = &c.build;
         if v.style == VariantStyle::Unit {
             return quote! { #draft_enum::#vident => __p::Ok(#ident::#vident), };
@@ -356,7 +382,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     });
     let into_value_arms = contents.iter().map(|(v, c)| {
         let vident = &v.original.ident;
-        let ty = &c.ty;
+        let ty = gate(&c.ty);
         let build = &c.build;
         if v.style == VariantStyle::Unit {
             return quote! { #draft_enum::#vident => __p::Ok(#ident::#vident), };
@@ -374,7 +400,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
         .iter()
         .filter(|(_, c)| !c.recursive && !c.ty.is_empty())
         .map(|(_, c)| {
-            let ty = &c.ty;
+            let ty = gate(&c.ty);
             quote! { <#ty as __p::StreamingModel>::LIMITS }
         });
     let shape = match data.repr {
@@ -396,6 +422,10 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
         .cloned()
         .or_else(|| doc_text(&model.input.attrs))
         .map(|d| quote! { __p::describe(&mut __schema, #d); });
+    let (draft_ty, field_ty) = (
+        gate(&quote! { #draft_enum #ty_generics }),
+        gate(&quote! { #field_enum #ty_generics }),
+    );
     quote! {
         #(#public)*
 
@@ -403,13 +433,14 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
         #[allow(non_camel_case_types, non_snake_case, unused_qualifications)]
         const _: () = {
             use ::settled::__private as __p;
+            #check
             #(#private)*
 
             #[automatically_derived]
             impl #impl_generics __p::StreamingModel for #ident #ty_generics #impl_where {
                 type Value = Self;
-                type Draft = #draft_enum #ty_generics;
-                type Field = #field_enum #ty_generics;
+                type Draft = #draft_ty;
+                type Field = #field_ty;
                 type Name = ::core::convert::Infallible;
 
                 const SHAPE: __p::Shape = #shape;
@@ -564,15 +595,24 @@ fn hidden_struct(model: &Model<'_>, data: &DataEnum<'_>, v: &Variant<'_>) -> Der
     }
 }
 
-/// `Clone`, `Debug` and `PartialEq` for a generic enum's draft.
-fn generic_draft_impls(
+/// `Clone`, `Debug` and `PartialEq` for an enum's draft, by hand: a generic enum's (the
+/// derives would bound the type parameters, not the drafts), and a checked one's, whose
+/// bodies name the draft through the enum's check (so that a variant's field type that
+/// cannot stream is reported once, at the field).
+fn draft_impls(
     model: &Model<'_>,
     contents: &[(&Variant<'_>, Content)],
     draft: &Ident,
+    checked: bool,
 ) -> TokenStream {
     let generics = &model.input.generics;
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let where_clause = where_clause(generics);
+    let (seen, path) = if checked {
+        (quote! { __C<#draft> }, quote! { __C::<#draft> })
+    } else {
+        (quote! { Self }, quote! { #draft })
+    };
     let mut clone = Vec::new();
     let mut debug = Vec::new();
     let mut eq = Vec::new();
@@ -580,22 +620,25 @@ fn generic_draft_impls(
         let vident = &v.original.ident;
         let name = vident.to_string();
         if v.style == VariantStyle::Unit {
-            clone.push(quote! { #draft::#vident => #draft::#vident, });
-            debug.push(quote! { #draft::#vident => __f.write_str(#name), });
-            eq.push(quote! { (#draft::#vident, #draft::#vident) => true, });
+            clone.push(quote! { #path::#vident => #path::#vident, });
+            debug.push(quote! { #path::#vident => __f.write_str(#name), });
+            eq.push(quote! { (#path::#vident, #path::#vident) => true, });
         } else {
-            clone.push(quote! { #draft::#vident(__x) => #draft::#vident(::core::clone::Clone::clone(__x)), });
-            debug.push(
-                quote! { #draft::#vident(__x) => __f.debug_tuple(#name).field(__x).finish(), },
+            clone.push(
+                quote! { #path::#vident(__x) => #path::#vident(::core::clone::Clone::clone(__x)), },
             );
-            eq.push(quote! { (#draft::#vident(__a), #draft::#vident(__b)) => __a == __b, });
+            debug.push(
+                quote! { #path::#vident(__x) => __f.debug_tuple(#name).field(__x).finish(), },
+            );
+            eq.push(quote! { (#path::#vident(__a), #path::#vident(__b)) => __a == __b, });
         }
     }
     quote! {
         #[automatically_derived]
         impl #impl_generics ::core::clone::Clone for #draft #ty_generics #where_clause {
             fn clone(&self) -> Self {
-                match self {
+                let __s: &#seen = self;
+                match __s {
                     #(#clone)*
                 }
             }
@@ -604,7 +647,8 @@ fn generic_draft_impls(
         #[automatically_derived]
         impl #impl_generics ::core::fmt::Debug for #draft #ty_generics #where_clause {
             fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                match self {
+                let __s: &#seen = self;
+                match __s {
                     #(#debug)*
                 }
             }
@@ -613,7 +657,8 @@ fn generic_draft_impls(
         #[automatically_derived]
         impl #impl_generics ::core::cmp::PartialEq for #draft #ty_generics #where_clause {
             fn eq(&self, __other: &Self) -> bool {
-                match (self, __other) {
+                let (__s, __o): (&#seen, &#seen) = (self, __other);
+                match (__s, __o) {
                     #(#eq)*
                     _ => false,
                 }
