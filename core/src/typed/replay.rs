@@ -32,14 +32,16 @@ impl Kept {
     /// The memory it takes, as charged to the replay budget: the event itself and the
     /// text it owns (a number `1` costs its event and its string, not 1 byte).
     fn size(&self) -> usize {
-        // A string's heap block: its bytes and the allocator's header (about 16 bytes).
+        // A string's heap block: its bytes, at least the allocator's smallest block, and
+        // the allocator's header.
         let text = match self {
             Kept::Key(text, _) | Kept::Fragment(text) | Kept::Number(text, _) => {
-                text.capacity() + 16
+                text.capacity().max(24) + 8
             }
             _ => 0,
         };
-        std::mem::size_of::<Kept>() + text
+        // The event, twice: the vector that holds the events grows by doubling.
+        2 * std::mem::size_of::<Kept>() + text
     }
 }
 
