@@ -81,8 +81,8 @@ pub(crate) struct Cx<'a> {
     /// The impls name the field types, the draft and the field enum through the struct's
     /// check (see [`Cx::check`]).
     pub(crate) checked: bool,
-    /// serde reads the struct from an array of its fields too (not the struct of an
-    /// adjacently or internally tagged variant).
+    /// serde reads the struct from an array of its fields too (a variant's only when its
+    /// enum is externally tagged).
     pub(crate) seq: bool,
 }
 

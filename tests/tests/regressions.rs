@@ -683,3 +683,28 @@ fn bug_21_members_kept_for_a_late_tag_are_charged_their_memory() {
         }
     );
 }
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+#[serde(untagged)]
+enum Loose {
+    Named { x: u8, y: String },
+    Many(Vec<u8>),
+}
+
+#[test]
+fn bug_20_an_untagged_struct_variant_reads_no_array_as_serde() {
+    // serde's untagged enum does not read a struct variant from an array; `[1]` is the
+    // vector.
+    for input in [r#"[1,"a"]"#, r#"[1]"#, r#"{"x":1,"y":"a"}"#] {
+        let ours = typed_outcome::<Loose>(input);
+        let serde = serde_json::from_str::<Loose>(input);
+        assert_eq!(
+            ours.is_ok(),
+            serde.is_ok(),
+            "{input}: {ours:?} vs {serde:?}"
+        );
+        if let (Ok(ours), Ok(serde)) = (&ours, &serde) {
+            assert_eq!(ours, serde, "{input}");
+        }
+    }
+}

@@ -175,8 +175,8 @@ where
     /// A map flattened into the struct takes the keys no field reads.
     const REST: bool = false;
 
-    /// serde reads the struct from an array of its fields too (not a variant of an
-    /// adjacently or internally tagged enum, nor a struct that flattens).
+    /// serde reads the struct from an array of its fields too (not a struct that
+    /// flattens, nor a variant of an enum that is not externally tagged).
     const SEQ: bool = true;
 
     /// Runs `op` on entry `key` of the flattened map (calling [`rest`]).
@@ -391,11 +391,13 @@ where
             return FrameFlow::More;
         };
         if let (Phase::Open, Some(next)) = (self.phase, self.positional) {
-            if let Event::EndArray(raw) = event {
-                return self.close_positional(next, *raw, draft, out);
+            match event {
+                Event::EndArray(raw) => return self.close_positional(next, *raw, draft, out),
+                // Not a value's: nothing begins.
+                Event::Seal(_) | Event::Place(_) => return FrameFlow::More,
+                // Any other event begins the next element.
+                _ => self.element(next),
             }
-            // Any other event begins the next element.
-            self.element(next);
         }
         match (self.phase, event) {
             (Phase::Open, Event::Key(key, raw)) => self.key(key, *raw, draft, out),

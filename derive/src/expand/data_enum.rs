@@ -58,7 +58,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 let crate::ast::Body::Struct(all) = &m.body else {
                     continue;
                 };
-                let seq = matches!(data.repr, Repr::External | Repr::Untagged);
+                let seq = matches!(data.repr, Repr::External);
                 let cx = Cx::variant(m, all, ident, vident, seq);
                 checked_types.extend(cx.fields.iter().map(|f| super::stream_type(f)));
                 let (d, d_impls) = draft::expand(&cx);
