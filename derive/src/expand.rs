@@ -146,9 +146,9 @@ impl<'a> Cx<'a> {
                 #(#fields)*
                 0
             };
-            type __Draft = <#draft as __p::Checked<__CHECK>>::Type;
-            type __Field = <#field_enum as __p::Checked<__CHECK>>::Type;
-            type __C<__T> = <__T as __p::Checked<__CHECK>>::Type;
+            type __Draft = <#draft as __p::Checked<{ __CHECK }>>::Type;
+            type __Field = <#field_enum as __p::Checked<{ __CHECK }>>::Type;
+            type __C<__T> = <__T as __p::Checked<{ __CHECK }>>::Type;
         }
     }
 

@@ -292,13 +292,19 @@ where
     ) -> FrameFlow {
         out.closed = Some(raw.span());
         T::settled_mut(draft).close();
-        if !T::REQUIRED.iter().any(|(index, _, _)| *index >= count) {
+        // serde names the first position with no element and no default.
+        let missing = T::REQUIRED
+            .iter()
+            .map(|(index, _, _)| *index)
+            .filter(|index| *index >= count)
+            .min();
+        let Some(missing) = missing else {
             return FrameFlow::Done(true);
-        }
+        };
         let end = raw.span().end.saturating_sub(1);
         out.reject_own(Rejected {
             error: serde::de::Error::invalid_length(
-                count,
+                missing,
                 &format!(
                     "struct {} with {} elements",
                     short_name::<T>(),
@@ -440,7 +446,7 @@ where
                     self.phase = Phase::Open;
                     out.reject_member(Rejected::custom(
                         format_args!(
-                            "trailing characters: a {} has {} fields",
+                            "trailing characters: `{}` has {} fields",
                             short_name::<T>(),
                             T::KEYS.names.len()
                         ),

@@ -170,7 +170,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 #(#terms)*
                 0
             };
-            type __C<__T> = <__T as __p::Checked<__CHECK>>::Type;
+            type __C<__T> = <__T as __p::Checked<{ __CHECK }>>::Type;
         }
     });
 

@@ -35,7 +35,7 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
         };
         (
             check,
-            quote! { <Self as ::settled::__private::Checked<__CHECK>>::Type },
+            quote! { <Self as ::settled::__private::Checked<{ __CHECK }>>::Type },
         )
     } else {
         (TokenStream::new(), quote! { Self })

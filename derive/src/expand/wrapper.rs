@@ -48,7 +48,7 @@ pub(super) fn expand(model: &Model<'_>, wrapper: &Wrapper<'_>) -> TokenStream {
                 #(#fields)*
                 0
             };
-            type __Inner = <#inner as __p::Checked<__CHECK>>::Type;
+            type __Inner = <#inner as __p::Checked<{ __CHECK }>>::Type;
         };
         (check, quote! { __Inner })
     } else {

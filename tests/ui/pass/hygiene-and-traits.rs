@@ -19,6 +19,12 @@ struct i;
 struct v;
 struct measured;
 const __f_x: u8 = 0;
+// Named like the generated code's own items.
+struct __CHECK;
+struct __C;
+struct __Draft;
+struct __Field;
+struct __Inner;
 
 type Score = u8;
 
@@ -61,6 +67,16 @@ struct OddNames {
 struct Defaults<T: Default> {
     items: Vec<T>,
     n: u8,
+}
+
+/// A newtype and an enum with data, with the generated code's names in scope too.
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Wrapped(u8);
+
+#[derive(Debug, Deserialize, StreamingModel)]
+enum Act {
+    Go { n: u8, w: Wrapped },
+    Stop,
 }
 
 /// No fields: its field enum has no variants.
