@@ -224,11 +224,16 @@ impl<'a> Cx<'a> {
         where_clause(self.generics())
     }
 
-    /// The field's type names the model itself (recursion, through `Vec` or `Box`).
+    /// The field's type may lead back to the model: it names the model itself (through
+    /// `Vec` or `Box`), or it goes through a `Box`, which is how a type refers to one that
+    /// refers back to it (`struct Expr { op: Option<Box<BinOp>> }`, `struct BinOp { lhs:
+    /// Box<Expr> }`). Its `In…` payload is boxed (the field enums would contain each
+    /// other) and it adds nothing to the strict limits (they would be cyclic).
     pub(crate) fn recursive(&self, field: &Field<'_>) -> bool {
+        let boxed = format_ident!("Box");
         match &self.outer {
-            Some(outer) => mentions(field.ty, &[self.ident, outer]),
-            None => mentions(field.ty, &[self.ident]),
+            Some(outer) => mentions(field.ty, &[self.ident, outer, &boxed]),
+            None => mentions(field.ty, &[self.ident, &boxed]),
         }
     }
 

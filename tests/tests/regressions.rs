@@ -708,3 +708,113 @@ fn bug_20_an_untagged_struct_variant_reads_no_array_as_serde() {
         }
     }
 }
+
+// ---- 22. models that refer to each other through a `Box` ----
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Expr {
+    name: String,
+    op: Option<Box<BinOp>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct BinOp {
+    lhs: Box<Expr>,
+    rhs: Vec<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(tag = "kind")]
+enum Node {
+    Leaf {
+        v: u8,
+    },
+    Pair {
+        l: Box<Branch>,
+        r: Option<Box<Node>>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Branch {
+    a: Vec<Node>,
+    b: Box<Node>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+enum Term {
+    Num(f64),
+    Neg(Box<Term>),
+    App(Box<Call>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+struct Call {
+    f: String,
+    args: Vec<Term>,
+}
+
+#[test]
+fn bug_22_models_that_refer_to_each_other_through_a_box_stream() {
+    let leaf = |name: &str| Expr {
+        name: name.into(),
+        op: None,
+    };
+    let expr = Expr {
+        name: "sum".into(),
+        op: Some(Box::new(BinOp {
+            lhs: Box::new(Expr {
+                name: "inner".into(),
+                op: Some(Box::new(BinOp {
+                    lhs: Box::new(leaf("a")),
+                    rhs: vec![leaf("b")],
+                })),
+            }),
+            rhs: vec![leaf("c"), leaf("d")],
+        })),
+    };
+    let node = Node::Pair {
+        l: Box::new(Branch {
+            a: vec![Node::Leaf { v: 1 }],
+            b: Box::new(Node::Pair {
+                l: Box::new(Branch {
+                    a: vec![],
+                    b: Box::new(Node::Leaf { v: 2 }),
+                }),
+                r: None,
+            }),
+        }),
+        r: Some(Box::new(Node::Leaf { v: 3 })),
+    };
+    let term = Term::App(Box::new(Call {
+        f: "f".into(),
+        args: vec![
+            Term::Num(1.5),
+            Term::Neg(Box::new(Term::App(Box::new(Call {
+                f: "g".into(),
+                args: vec![],
+            })))),
+        ],
+    }));
+    let text = serde_json::to_string(&expr).unwrap();
+    assert_eq!(typed_outcome::<Expr>(&text), Ok(expr.clone()));
+    let text = serde_json::to_string(&node).unwrap();
+    assert_eq!(typed_outcome::<Node>(&text), Ok(node));
+    let text = serde_json::to_string(&term).unwrap();
+    assert_eq!(typed_outcome::<Term>(&text), Ok(term));
+    // Events inside the other model arrive, boxed, as they settle.
+    let mut stream = Expr::stream();
+    let text = serde_json::to_string(&expr).unwrap();
+    let events: Vec<ExprField> = stream.feed(text.as_bytes()).unwrap().collect();
+    assert!(
+        events.iter().any(
+            |e| matches!(e, ExprField::InOp(inner) if matches!(**inner, BinOpField::InLhs(_)))
+        ),
+        "{events:?}"
+    );
+    assert!(
+        matches!(events.last(), Some(ExprField::Op(Some(_)))),
+        "{events:?}"
+    );
+    assert_eq!(stream.finish().unwrap(), expr);
+}

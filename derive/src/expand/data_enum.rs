@@ -49,6 +49,8 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     let mut public = Vec::new();
     let mut private = Vec::new();
     let mut contents = Vec::new();
+    // A variant's payload through a `Box` may lead back to the enum (see `Cx::recursive`).
+    let boxed = format_ident!("Box");
     // Every variant's field types, for the enum's check (see `Cx::check`).
     let mut checked_types: Vec<TokenStream> = Vec::new();
     for (v, m) in data.variants.iter().zip(&parsed) {
@@ -119,7 +121,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     field: quote! { ::settled::FieldOf<#stream> },
                     build: quote! { #ident::#vident(__v) },
                     inner: !atomic && ty.is_some_and(shape::has_inner),
-                    recursive: ty.is_some_and(|t| mentions(t, &[ident])),
+                    recursive: ty.is_some_and(|t| mentions(t, &[ident, &boxed])),
                     ty: stream,
                 }
             }
@@ -133,7 +135,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     ty: quote! { (#(#types,)*) },
                     build: quote! { #ident::#vident(#(__v.#at),*) },
                     inner: true,
-                    recursive: types.iter().any(|t| mentions(t, &[ident])),
+                    recursive: types.iter().any(|t| mentions(t, &[ident, &boxed])),
                 }
             }
             _ => Content {
