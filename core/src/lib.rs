@@ -173,7 +173,12 @@ pub use scanner::{Scanner, Warning, WarningKind};
 ///   `Default`, `Clone`, `PartialEq`, `Serialize` (with serde's keys, absent fields left
 ///   out) and `Debug`, which shows its name and that JSON (`ReviewDraft {"score":9}`).
 /// - `XField`: one variant per field with its strict value, `FItem(index, value)` per
-///   element of a vector field, `InF(…)` for values settling inside a nested model.
+///   element of a vector field, `InF(…)` for values settling inside a nested model
+///   (boxed, `InF(Box<…>)`, when the field's type names `X` or goes through a `Box`: the
+///   way models refer to themselves and to each other, `struct Expr { op:
+///   Option<Box<BinOp>> }` with `struct BinOp { lhs: Box<Expr> }`). Two models that refer
+///   to each other through `Vec` alone do not compile (their field enums would contain
+///   each other): put a `Box` on the way.
 /// - `XFieldName`: the fields, with `key()` (what serde reads) and `is_required()`.
 /// - `X::stream()` / `X::stream_with_options(options)` and the `StreamingModel` impl.
 ///
