@@ -818,3 +818,33 @@ fn bug_22_models_that_refer_to_each_other_through_a_box_stream() {
     );
     assert_eq!(stream.finish().unwrap(), expr);
 }
+
+#[test]
+fn bug_20_the_array_forms_errors_read_as_serdes() {
+    let message = |input: &str| {
+        let mut stream = Tagged::stream();
+        match stream.feed(input.as_bytes()) {
+            Err(e) => e.to_string(),
+            Ok(_) => stream
+                .finish()
+                .map(|_| String::new())
+                .unwrap_or_else(|e| e.to_string()),
+        }
+    };
+    let adjacent =
+        message(r#"{"ext":null,"int":null,"adj":{"t":"A","c":[1]},"boxed":null,"map":{}}"#);
+    assert!(
+        adjacent.contains("invalid type: sequence, expected struct variant Adjacent::A"),
+        "{adjacent}"
+    );
+    let short = message(r#"{"ext":null,"int":null,"adj":null,"boxed":[],"map":{}}"#);
+    assert!(
+        short.contains("invalid length 0, expected struct Pair with 2 elements"),
+        "{short}"
+    );
+    let long = message(r#"{"ext":{"A":[1,2]},"int":null,"adj":null,"boxed":null,"map":{}}"#);
+    assert!(
+        long.contains("trailing characters: struct variant External::A has 1 field"),
+        "{long}"
+    );
+}

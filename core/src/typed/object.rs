@@ -3,7 +3,7 @@
 
 use super::StreamingModel;
 use super::missing::{Required, require_all};
-use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot};
+use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, from_raw};
 use crate::path::Step;
 use crate::sink::Raw;
 use std::any::Any;
@@ -179,6 +179,9 @@ where
     /// flattens, nor a variant of an enum that is not externally tagged).
     const SEQ: bool = true;
 
+    /// What serde's messages call it: `struct Inner`, `struct variant Action::Open`.
+    const EXPECTED: Option<&'static str> = None;
+
     /// Runs `op` on entry `key` of the flattened map (calling [`rest`]).
     fn rest<'d>(key: &str, op: Op<'_, '_>, draft: &'d mut Self::Draft) -> Reply<'d, Self::Field> {
         let _ = (key, op, draft);
@@ -306,9 +309,9 @@ where
             error: serde::de::Error::invalid_length(
                 missing,
                 &format!(
-                    "struct {} with {} elements",
-                    short_name::<T>(),
-                    T::KEYS.names.len()
+                    "{} with {}",
+                    expected::<T>(),
+                    counted(T::KEYS.names.len(), "element")
                 )
                 .as_str(),
             ),
@@ -446,9 +449,9 @@ where
                     self.phase = Phase::Open;
                     out.reject_member(Rejected::custom(
                         format_args!(
-                            "trailing characters: `{}` has {} fields",
-                            short_name::<T>(),
-                            T::KEYS.names.len()
+                            "trailing characters: {} has {}",
+                            expected::<T>(),
+                            counted(T::KEYS.names.len(), "field")
                         ),
                         raw,
                     ));
@@ -589,14 +592,39 @@ where
         slot.set(T::Draft::default());
         return Flow::Push(Box::new(ObjectFrame::<T>::positional()));
     }
-    member.follow::<<T as StreamingModel>::Value>(event)
+    match member.track(event) {
+        None => Flow::More,
+        // A variant whose enum serde reads no array for (its struct would take one).
+        Some(raw) if !T::SEQ && raw.bytes().first() == Some(&b'[') => {
+            Flow::Done(Err(Rejected::custom(
+                format_args!("invalid type: sequence, expected {}", expected::<T>()),
+                raw,
+            )))
+        }
+        Some(raw) => Flow::Done(from_raw(raw)),
+    }
 }
 
-/// The type's name as serde's messages give it (`Inner`, not its path).
-fn short_name<T>() -> &'static str {
+/// `1 element`, `2 elements`, as serde counts.
+fn counted(count: usize, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{count} {noun}s"),
+    }
+}
+
+/// What serde's messages call the struct: `struct Inner` (its name, not its path), or
+/// what its derive says (a variant's).
+fn expected<T: Object>() -> String
+where
+    T::Draft: Default,
+{
+    if let Some(expected) = T::EXPECTED {
+        return expected.to_owned();
+    }
     let name = std::any::type_name::<T>();
     let name = name.split('<').next().unwrap_or(name);
-    name.rsplit("::").next().unwrap_or(name)
+    format!("struct {}", name.rsplit("::").next().unwrap_or(name))
 }
 
 /// A constraint check of a field's value (`min_items`, …): the message when broken.

@@ -364,6 +364,11 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         None => quote! {},
     };
     let seq = (!cx.seq).then(|| quote! { const SEQ: bool = false; });
+    // A variant's struct is named as serde names the variant.
+    let expected = cx.outer.is_some().then(|| {
+        let expected = format!("struct variant {}", cx.title);
+        quote! { const EXPECTED: __p::Option<&'static str> = __p::Some(#expected); }
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics __p::Object for #ident #ty_generics #where_clause {
@@ -388,6 +393,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
 
             const REQUIRED: &'static [__p::Required] = &[#(#required)*];
             #seq
+            #expected
 
             #complete
 
