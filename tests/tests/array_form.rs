@@ -3,7 +3,7 @@
 //! back as serde reads them, with drafts that only extend and events equal to the value
 //! at their place.
 
-use common::{chunk, extends};
+use common::{chunk, chunk_sizes, extends};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -121,14 +121,6 @@ fn tables() -> impl Strategy<Value = Table> {
     (prop::collection::vec(row, 0..4), pairs()).prop_map(|(rows, head)| Table { rows, head })
 }
 
-fn sizes() -> impl Strategy<Value = Vec<usize>> {
-    prop_oneof![
-        Just(vec![1]),
-        Just(vec![7]),
-        prop::collection::vec(1usize..20, 1..12),
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
@@ -138,7 +130,7 @@ proptest! {
     fn structs_as_arrays_read_as_serde_reads_them(
         expected in tables(),
         bits in prop::collection::vec(any::<bool>(), 1..24),
-        sizes in sizes(),
+        sizes in chunk_sizes(),
     ) {
         let json = table(&expected, &bits);
         let serde: Table = serde_json::from_str(&json).unwrap();
@@ -169,7 +161,7 @@ proptest! {
     fn a_struct_array_of_the_wrong_length_fails_as_serde_does(
         p in any::<u8>(),
         extra in prop::collection::vec(any::<u8>(), 0..3),
-        sizes in sizes(),
+        sizes in chunk_sizes(),
     ) {
         // `[]` lacks `p`; `[p]` and `[p, "q"]` are whole; more is too many.
         let mut values = vec![p.to_string(), s("q")];

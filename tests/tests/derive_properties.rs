@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{chunk, extends};
+use common::{chunk, chunk_sizes, extends};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -224,14 +224,6 @@ fn check_outer(
     Ok(top)
 }
 
-fn sizes() -> impl Strategy<Value = Vec<usize>> {
-    prop_oneof![
-        Just(vec![1]),
-        Just(vec![7]),
-        prop::collection::vec(1usize..20, 1..12),
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
@@ -242,7 +234,7 @@ proptest! {
         expected in outer(),
         pretty in any::<bool>(),
         fenced in any::<bool>(),
-        sizes in sizes(),
+        sizes in chunk_sizes(),
     ) {
         let json = if pretty {
             serde_json::to_string_pretty(&expected).unwrap()

@@ -9,7 +9,7 @@
 mod common;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use common::{chunk, extends};
+use common::{chunk, chunk_sizes, extends};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -278,21 +278,13 @@ fn check(field: &EverythingField, e: &Everything) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn sizes() -> impl Strategy<Value = Vec<usize>> {
-    prop_oneof![
-        Just(vec![1]),
-        Just(vec![7]),
-        prop::collection::vec(1usize..20, 1..12),
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
     ))]
 
     #[test]
-    fn every_field_type_streams(expected in everything(), pretty in any::<bool>(), sizes in sizes()) {
+    fn every_field_type_streams(expected in everything(), pretty in any::<bool>(), sizes in chunk_sizes()) {
         let json = if pretty {
             serde_json::to_string_pretty(&expected).unwrap()
         } else {
@@ -499,7 +491,7 @@ proptest! {
     fn a_flattened_struct_streams_among_its_parents_keys(
         expected in post(),
         order in prop::collection::vec(any::<u8>(), 6),
-        sizes in sizes(),
+        sizes in chunk_sizes(),
     ) {
         let Value::Object(members) = serde_json::to_value(&expected).unwrap() else {
             panic!("a post is an object");
@@ -576,7 +568,7 @@ proptest! {
         post in post(),
         extra in prop::collection::btree_map("x_[a-z漢]{0,4}", json_value(), 0..4),
         sorted in any::<bool>(),
-        sizes in sizes(),
+        sizes in chunk_sizes(),
     ) {
         let expected = Extras { title: post.title, meta: post.meta, extra };
         let json = if sorted {

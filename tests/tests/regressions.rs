@@ -533,6 +533,24 @@ where
     outcomes.remove(0)
 }
 
+/// `finish` gives serde's verdict on `input` (at every chunking `typed_outcome` tries), and
+/// serde's value when both accept it.
+fn agrees_with_serde<T>(input: &str)
+where
+    T: StreamingModel<Value = T> + PartialEq + std::fmt::Debug + serde::de::DeserializeOwned,
+{
+    let ours = typed_outcome::<T>(input);
+    let serde = serde_json::from_str::<T>(input);
+    assert_eq!(
+        ours.is_ok(),
+        serde.is_ok(),
+        "{input}: {ours:?} vs {serde:?}"
+    );
+    if let (Ok(ours), Ok(serde)) = (&ours, &serde) {
+        assert_eq!(ours, serde, "{input}");
+    }
+}
+
 #[test]
 fn bug_20_a_struct_written_as_an_array_streams_as_serde_reads_it() {
     for input in [
@@ -546,16 +564,7 @@ fn bug_20_a_struct_written_as_an_array_streams_as_serde_reads_it() {
         r#"[[[1,"a"]],[2]]"#,
         r#"[[], null, null, null]"#,
     ] {
-        let ours = typed_outcome::<Pairs>(input);
-        let serde = serde_json::from_str::<Pairs>(input);
-        assert_eq!(
-            ours.is_ok(),
-            serde.is_ok(),
-            "{input}: {ours:?} vs {serde:?}"
-        );
-        if let (Ok(ours), Ok(serde)) = (&ours, &serde) {
-            assert_eq!(ours, serde, "{input}");
-        }
+        agrees_with_serde::<Pairs>(input);
     }
     // The settled values are the final ones, at the elements' paths.
     let mut stream = Pairs::stream();
@@ -618,16 +627,7 @@ fn bug_20_enums_read_from_arrays_as_serde_does_or_refuse_them() {
         r#"{"ext":null,"int":null,"adj":{"t":"A","c":[1]},"boxed":null,"map":{}}"#,
         r#"{"ext":null,"int":null,"adj":null,"boxed":[],"map":{}}"#,
     ] {
-        let ours = typed_outcome::<Tagged>(input);
-        let serde = serde_json::from_str::<Tagged>(input);
-        assert_eq!(
-            ours.is_ok(),
-            serde.is_ok(),
-            "{input}: {ours:?} vs {serde:?}"
-        );
-        if let (Ok(ours), Ok(serde)) = (&ours, &serde) {
-            assert_eq!(ours, serde, "{input}");
-        }
+        agrees_with_serde::<Tagged>(input);
     }
     // A tagged enum written as `[tag, content]` is refused (serde reads it; its draft
     // cannot be built), never shown and then lost.
@@ -696,16 +696,7 @@ fn bug_20_an_untagged_struct_variant_reads_no_array_as_serde() {
     // serde's untagged enum does not read a struct variant from an array; `[1]` is the
     // vector.
     for input in [r#"[1,"a"]"#, r#"[1]"#, r#"{"x":1,"y":"a"}"#] {
-        let ours = typed_outcome::<Loose>(input);
-        let serde = serde_json::from_str::<Loose>(input);
-        assert_eq!(
-            ours.is_ok(),
-            serde.is_ok(),
-            "{input}: {ours:?} vs {serde:?}"
-        );
-        if let (Ok(ours), Ok(serde)) = (&ours, &serde) {
-            assert_eq!(ours, serde, "{input}");
-        }
+        agrees_with_serde::<Loose>(input);
     }
 }
 

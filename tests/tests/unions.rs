@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{assert_strict, chunk, extends};
+use common::{assert_strict, chunk, chunk_sizes, extends};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -357,14 +357,6 @@ fn check(field: &DocField, d: &Doc) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn sizes() -> impl Strategy<Value = Vec<usize>> {
-    prop_oneof![
-        Just(vec![1]),
-        Just(vec![7]),
-        prop::collection::vec(1usize..20, 1..12),
-    ]
-}
-
 /// The document's JSON: as serde writes it (tags first), or through a `Value`, whose
 /// sorted keys put many tags after the members (`c` before `t`, `type` after `text`).
 fn written(doc: &Doc, sorted: bool, pretty: bool) -> String {
@@ -383,7 +375,7 @@ proptest! {
     ))]
 
     #[test]
-    fn unions_stream(expected in doc(), sorted in any::<bool>(), pretty in any::<bool>(), sizes in sizes()) {
+    fn unions_stream(expected in doc(), sorted in any::<bool>(), pretty in any::<bool>(), sizes in chunk_sizes()) {
         let json = written(&expected, sorted, pretty);
         let final_json = serde_json::to_value(&expected).unwrap();
         let mut stream = Doc::stream();

@@ -82,3 +82,14 @@ pub(crate) fn assert_strict(schema: &Schema, at: &str) {
         _ => {}
     }
 }
+
+/// Chunk sizes for property tests: 1-byte, 7-byte, or a random plan of sizes below 20.
+#[allow(dead_code)]
+pub(crate) fn chunk_sizes() -> impl proptest::strategy::Strategy<Value = Vec<usize>> {
+    use proptest::prelude::*;
+    prop_oneof![
+        Just(vec![1]),
+        Just(vec![7]),
+        prop::collection::vec(1usize..20, 1..12),
+    ]
+}
