@@ -173,24 +173,22 @@ impl<'a> Cx<'a> {
 
     /// The draft type, as the impls name it.
     pub(crate) fn draft_ty(&self) -> TokenStream {
-        let draft = &self.draft;
-        let (_, ty_generics, _) = self.generics().split_for_impl();
-        if self.checked {
-            quote! { __Draft }
-        } else {
-            quote! { #draft #ty_generics }
-        }
+        self.named("__Draft", &self.draft)
     }
 
-    /// The field enum, as the impls name it (its type, or the path to its variants).
+    /// The field enum, as the impls name it.
     pub(crate) fn field_ty(&self) -> TokenStream {
-        let field_enum = &self.field_enum;
-        let (_, ty_generics, _) = self.generics().split_for_impl();
+        self.named("__Field", &self.field_enum)
+    }
+
+    /// A generated type: through its check alias `alias`, or as declared.
+    fn named(&self, alias: &str, ident: &Ident) -> TokenStream {
         if self.checked {
-            quote! { __Field }
-        } else {
-            quote! { #field_enum #ty_generics }
+            let alias = format_ident!("{}", alias);
+            return quote! { #alias };
         }
+        let (_, ty_generics, _) = self.generics().split_for_impl();
+        quote! { #ident #ty_generics }
     }
 
     /// The path to the field enum's `In…` variants, whose payloads are field types' own.
