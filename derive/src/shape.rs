@@ -58,7 +58,9 @@ fn argument_of<'t>(ty: &'t Type, names: &[&str]) -> Option<&'t Type> {
         return None;
     };
     let segment = path.path.segments.last()?;
-    if !names.iter().any(|n| segment.ident == n) {
+    // One string per segment: comparing an `Ident` with a `&str` makes a string each time.
+    let ident = segment.ident.to_string();
+    if !names.contains(&ident.as_str()) {
         return None;
     }
     let PathArguments::AngleBracketed(args) = &segment.arguments else {
@@ -90,9 +92,8 @@ pub(crate) fn is_map(ty: &Type) -> bool {
         return false;
     };
     path.path.segments.last().is_some_and(|s| {
-        ["HashMap", "BTreeMap", "Map", "IndexMap", "Value"]
-            .iter()
-            .any(|m| s.ident == m)
+        let ident = s.ident.to_string();
+        ["HashMap", "BTreeMap", "Map", "IndexMap", "Value"].contains(&ident.as_str())
     })
 }
 
@@ -104,7 +105,7 @@ pub(crate) fn is_std_map(ty: &Type) -> bool {
     path.path
         .segments
         .last()
-        .is_some_and(|s| s.ident == "HashMap" || s.ident == "BTreeMap")
+        .is_some_and(|s| matches!(s.ident.to_string().as_str(), "HashMap" | "BTreeMap"))
 }
 
 /// `ty` is an `Option<…>`: serde reads a missing key as `None`.
@@ -120,7 +121,7 @@ pub(crate) fn has_inner(ty: &Type) -> bool {
             .path
             .segments
             .last()
-            .is_none_or(|s| !LEAVES.iter().any(|leaf| s.ident == leaf)),
+            .is_none_or(|s| !LEAVES.contains(&s.ident.to_string().as_str())),
         Type::Reference(_) => false,
         _ => true,
     }

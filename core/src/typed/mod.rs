@@ -59,7 +59,7 @@ pub(crate) mod protocol_items {
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
     };
-    pub use super::runs::{FieldMeta, Run, take_run};
+    pub use super::runs::{Run, RunMeta, take_run};
     pub use super::union::{
         EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
         unit_variant, variant,

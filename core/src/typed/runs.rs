@@ -9,15 +9,22 @@ use super::protocol::Rejected;
 use super::{Limits, StreamingModel};
 use crate::json_schema::SchemaGen;
 
-/// A plain field's schema, as the derive writes it: its name, description, constraints
-/// (JSON Schema keyword and value) and whether it is required (`None`: as serde requires
-/// it).
-pub type FieldMeta = (
-    &'static str,
-    Option<&'static str>,
-    &'static [(&'static str, f64)],
-    Option<bool>,
-);
+/// A run's fields as the derive describes them for the schema, by position in the run:
+/// their keys; their descriptions (`""` for none, and the list may stop early); their
+/// constraints (position, JSON Schema keyword, value); and the positions of the fields
+/// serde does not require (a default). Plain arrays of literals: cheaper for rustc to check
+/// than a tuple per field.
+#[derive(Clone, Copy)]
+pub struct RunMeta<'m> {
+    /// The fields' keys.
+    pub names: &'m [&'static str],
+    /// The fields' descriptions, `""` for none.
+    pub descriptions: &'m [&'static str],
+    /// The fields' constraints: (position, keyword, value).
+    pub constraints: &'m [(usize, &'static str, f64)],
+    /// The positions of the fields with a default.
+    pub optional: &'m [usize],
+}
 
 /// A tuple of stream types: the fields of a run.
 pub trait Run {
@@ -37,7 +44,7 @@ pub trait Run {
     ) -> Result<Self::Values, Rejected>;
 
     /// Adds each field's property to `object`, described by `meta`.
-    fn schemas(object: &mut ObjectSchema, generator: &mut SchemaGen, meta: &[FieldMeta]);
+    fn schemas(object: &mut ObjectSchema, generator: &mut SchemaGen, meta: RunMeta<'_>);
 }
 
 /// A run of consecutive fields of model `M` taken apart as [`take`] takes each: `F` is the
@@ -53,15 +60,25 @@ where
     F::take_run(drafts, settled, first, M::KEYS.names)
 }
 
-/// One field of a run: its property, if `meta` describes it.
+/// Field `at` of a run: its property, if `meta` names it.
 fn schema<F: StreamingModel>(
     object: &mut ObjectSchema,
     generator: &mut SchemaGen,
-    meta: Option<&FieldMeta>,
+    meta: RunMeta<'_>,
+    at: usize,
 ) {
-    if let Some(&(name, description, constraints, required)) = meta {
-        object.field::<F>(generator, name, description, constraints, required);
-    }
+    let Some(&name) = meta.names.get(at) else {
+        return;
+    };
+    let description = meta.descriptions.get(at).copied().filter(|d| !d.is_empty());
+    let constraints: Vec<(&str, f64)> = meta
+        .constraints
+        .iter()
+        .filter(|c| c.0 == at)
+        .map(|&(_, keyword, value)| (keyword, value))
+        .collect();
+    let required = meta.optional.contains(&at).then_some(false);
+    object.field::<F>(generator, name, description, &constraints, required);
 }
 
 macro_rules! runs {
@@ -85,8 +102,8 @@ macro_rules! runs {
                 },)+))
             }
 
-            fn schemas(object: &mut ObjectSchema, generator: &mut SchemaGen, meta: &[FieldMeta]) {
-                $(schema::<$F>(object, generator, meta.get($i));)+
+            fn schemas(object: &mut ObjectSchema, generator: &mut SchemaGen, meta: RunMeta<'_>) {
+                $(schema::<$F>(object, generator, meta, $i);)+
             }
         }
     )+};
@@ -108,8 +125,22 @@ runs! {
 }
 
 impl ObjectSchema {
-    /// The properties of a run of plain fields, `F` the tuple of their types.
-    pub fn run<F: Run>(&mut self, generator: &mut SchemaGen, meta: &[FieldMeta]) {
+    /// The properties of a run of plain fields, `F` the tuple of their types, described
+    /// as [`RunMeta`] says.
+    pub fn run<F: Run>(
+        &mut self,
+        generator: &mut SchemaGen,
+        names: &[&'static str],
+        descriptions: &[&'static str],
+        constraints: &[(usize, &'static str, f64)],
+        optional: &[usize],
+    ) {
+        let meta = RunMeta {
+            names,
+            descriptions,
+            constraints,
+            optional,
+        };
         F::schemas(self, generator, meta);
     }
 }

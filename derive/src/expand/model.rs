@@ -124,7 +124,11 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
                 quote! { __d.#fident }
             });
             quote! {
-                let #local = __p::take_run::<#streams, Self>((#(#drafts,)*), __s, #first)?;
+                // A `match` rather than `?`: rustc checks it faster.
+                let #local = match __p::take_run::<#streams, Self>((#(#drafts,)*), __s, #first) {
+                    __p::Ok(__v) => __v,
+                    __p::Err(__e) => return __p::Err(__e),
+                };
             }
         })
         .collect();

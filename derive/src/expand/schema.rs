@@ -52,23 +52,42 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
             _ => pieces.push(vec![f]),
         }
     }
-    let meta = |f: &crate::ast::Field<'_>| {
-        let name = &f.name;
-        let (description, constraints) = (field_description(f), field_constraints(f));
-        let required = if default_expr(cx, f).is_some() {
-            quote! { __p::Some(false) }
-        } else {
-            quote! { __p::None }
-        };
-        quote! { (#name, #description, #constraints, #required) }
-    };
+    // A run's fields are described by plain arrays of literals (cheap for rustc to check):
+    // keys, descriptions (`""` for none; the list stops after the last), constraints by
+    // position, and the positions of the fields that have a default.
     let runs = pieces.iter().filter(|run| plain(run[0])).map(|run| {
         let streams: Vec<TokenStream> = run.iter().map(|f| stream_type(f)).collect();
         let streams = cx.run(&streams);
-        let metas = run.iter().map(|f| meta(f));
+        let names = run.iter().map(|f| &f.name);
+        let mut descriptions: Vec<String> = run
+            .iter()
+            .map(|f| description_text(f).unwrap_or_default())
+            .collect();
+        while descriptions.last().is_some_and(String::is_empty) {
+            descriptions.pop();
+        }
+        let constraints = run.iter().enumerate().flat_map(|(at, f)| {
+            f.attrs.constraints().into_iter().map(move |c| {
+                let (keyword, value) = (c.keyword, c.value);
+                quote! { (#at, #keyword, #value) }
+            })
+        });
+        let optional = run
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| default_expr(cx, f).is_some())
+            .map(|(at, _)| at);
         (
             run[0].ident.clone(),
-            quote! { __o.run::<#streams>(__g, &[#(#metas),*]); },
+            quote! {
+                __o.run::<#streams>(
+                    __g,
+                    &[#(#names),*],
+                    &[#(#descriptions),*],
+                    &[#(#constraints),*],
+                    &[#(#optional),*],
+                );
+            },
         )
     });
     let runs: Vec<(syn::Ident, TokenStream)> = runs.collect();
@@ -121,8 +140,13 @@ fn object_schema(cx: &Cx<'_>) -> TokenStream {
 
 /// A field's description: its `#[settled(description)]`, else its doc comment.
 fn field_description(f: &crate::ast::Field<'_>) -> TokenStream {
+    optional(description_text(f))
+}
+
+/// The text of a field's description, if it has one.
+fn description_text(f: &crate::ast::Field<'_>) -> Option<String> {
     let text = f.attrs.description.get().cloned();
-    optional(text.or_else(|| doc_text(&f.original.attrs)))
+    text.or_else(|| doc_text(&f.original.attrs))
 }
 
 /// A field's constraints, as (JSON Schema keyword, value) pairs.
