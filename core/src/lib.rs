@@ -157,7 +157,7 @@ pub mod __private;
 pub use dynamic::{DynamicSink, PartialValue, Pointer, ValueKind, ValueRef};
 pub use error::{Error, ErrorKind, Position};
 pub use options::{Options, SERDE_MAX_DEPTH, SecondRoot};
-pub use scanner::{Scanner, Warning, WarningKind};
+pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 /// Derives streaming for a response type: `#[derive(StreamingModel)]` on a struct with named
 /// fields, on a newtype, tuple or `#[serde(transparent)]` struct (which streams as the value
 /// it wraps: its draft, events and schema are that value's), on a unit enum (which

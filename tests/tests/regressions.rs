@@ -79,8 +79,8 @@ fn bug_03_a_zero_depth_cap_with_prose_returns() {
     let outcome = returns_within(Duration::from_secs(30), || {
         same_at_every_chunking(&Options::default().max_depth(0), br#"x {"a": 1}"#)
     });
-    assert_eq!(outcome.unwrap_err().0, ErrorKind::NoStructure);
-    // At the start of the input the root is the value: too deep.
+    // The root after the prose is JSON: too deep, at its bracket, as without the prose.
+    assert_eq!(outcome.unwrap_err(), (ErrorKind::TooDeep, 2));
     let outcome = dynamic(&Options::default().max_depth(0), &[br#"{"a": 1}"#]);
     assert_eq!(outcome, Err((ErrorKind::TooDeep, 0)));
 }

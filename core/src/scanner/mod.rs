@@ -18,7 +18,7 @@ use crate::options::Options;
 use crate::sink::{Raw, Sink};
 use state::{Frame, Num, Preamble, State, StrState};
 
-pub use second::{Warning, WarningKind};
+pub use second::{MAX_WARNINGS, Warning, WarningKind};
 
 /// A complete root set aside by a second one (keep-last).
 #[derive(Debug, Clone)]
@@ -52,6 +52,10 @@ impl Window {
 
 /// Text below this many bytes is never released (a release moves what is kept).
 const RELEASE_MIN: usize = 16 * 1024;
+
+/// How far past the depth cap a root read in prose is followed to see whether it is JSON
+/// (see `Scanner::deep`): prose does not nest brackets this deep.
+const DEEP_SLACK: usize = 64;
 
 /// Why a step stopped, and at which index of the current chunk.
 #[derive(Debug)]
@@ -162,6 +166,12 @@ pub struct Scanner {
     muted: bool,
     /// A muted second root was just confirmed.
     second_confirmed: bool,
+    /// A root read in prose nested past the depth cap before anything confirmed it: the
+    /// error it gets if it turns out to be JSON. Until it shows which, it is read on with
+    /// its events muted and the cap raised by [`DEEP_SLACK`]; a false start ("[[wikilinks]]"
+    /// under a small cap) is then dropped as prose, and never leaves a fragment of a deeper
+    /// value behind as the answer.
+    deep: Option<Error>,
     /// After a detected second root: everything else is ignored.
     ignore_rest: bool,
     /// Bytes of whitespace in a row inside the value, for the stall guard.
@@ -226,6 +236,7 @@ impl Scanner {
             second_offset: 0,
             muted: false,
             second_confirmed: false,
+            deep: None,
             ignore_rest: false,
             ws_run: 0,
             warnings: Vec::new(),
@@ -292,6 +303,7 @@ impl Scanner {
     }
 
     /// What the scanner noticed but tolerated (a second JSON value after the root).
+    /// The first [`MAX_WARNINGS`](crate::MAX_WARNINGS), in input order.
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }
@@ -311,20 +323,34 @@ impl Scanner {
         self.scan_line_start = self.line_start;
         let mut i = 0;
         while i < bytes.len() {
-            let step = if self.muted {
+            let step = if self.muted || self.deep.is_some() {
                 self.step(bytes, i, &mut crate::IgnoreSink)
             } else {
                 self.step(bytes, i, sink)
             };
             match step {
                 Ok(next) => i = next,
+                Err(s) if self.deep_candidate(s.reason) => {
+                    // Read on from the same byte, the cap raised: see `deep`.
+                    self.deep = Some(self.error_at(s.reason, bytes, s.at, s.back));
+                    i = s.at;
+                }
                 Err(s) if self.droppable(s.reason) => i = self.abandon(s, bytes.len()),
                 Err(s) if self.replaced_by_invalid(s.reason, sink) => {
                     // The complete value is back; nothing after the broken one is read.
                     self.ignore_rest = true;
                     i = bytes.len();
                 }
-                Err(s) => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
+                Err(s) => match self.deep.take() {
+                    Some(deep) => return Err(self.fail_with(deep)),
+                    None => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
+                },
+            }
+            // The deep root was confirmed (or completed): it is JSON, nested too deep.
+            if self.deep.is_some() && (!self.tentative || self.done) {
+                if let Some(deep) = self.deep.take() {
+                    return Err(self.fail_with(deep));
+                }
             }
             if self.second_confirmed {
                 self.keep_first();
@@ -358,6 +384,11 @@ impl Scanner {
     pub fn finish<S: Sink>(&mut self, sink: &mut S) -> Result<(), Error> {
         if let Some(error) = &self.error {
             return Err(error.clone());
+        }
+        // The input ended inside a root nested past the cap, before it showed whether it
+        // was JSON: the depth is what is wrong with it.
+        if let Some(deep) = self.deep.take() {
+            return Err(self.fail_with(deep));
         }
         if self.done && (self.tentative || self.muted || self.in_prose()) {
             if self.tentative || self.muted {
@@ -402,6 +433,9 @@ impl Scanner {
     pub(crate) fn cut<S: Sink>(&mut self, reason: &'static str, sink: &mut S) -> Result<(), Error> {
         if let Some(error) = &self.error {
             return Err(error.clone());
+        }
+        if let Some(deep) = self.deep.take() {
+            return Err(self.fail_with(deep));
         }
         if self.is_complete() || self.restore_previous(sink, second::WarningKind::SecondValueCut) {
             return Ok(());
@@ -479,6 +513,7 @@ impl Scanner {
 
     /// Forgets the tentative root (or the second root being checked) and returns to prose.
     fn drop_root(&mut self) {
+        self.deep = None;
         if self.done {
             self.truncate_clean(self.second_start);
             self.muted = false;
@@ -533,6 +568,20 @@ impl Scanner {
     /// Records a fatal error `back` bytes before index `at` of the current chunk.
     #[cold]
     fn fail_back(&mut self, reason: Reason, bytes: &[u8], at: usize, back: u8) -> Error {
+        let error = self.error_at(reason, bytes, at, back);
+        self.fail_with(error)
+    }
+
+    /// Records `error` as the stream's fatal error.
+    #[cold]
+    fn fail_with(&mut self, error: Error) -> Error {
+        self.error = Some(error.clone());
+        error
+    }
+
+    /// The error `reason`, `back` bytes before index `at` of the current chunk.
+    #[cold]
+    fn error_at(&self, reason: Reason, bytes: &[u8], at: usize, back: u8) -> Error {
         let head = bytes.get(..at).unwrap_or(bytes);
         let newlines = head.iter().filter(|&&b| b == b'\n').count() as u64;
         let offset = self.fed + at as u64;
@@ -541,14 +590,12 @@ impl Scanner {
             None => self.line_start,
         };
         let back = u64::from(back).min(offset - line_start);
-        let error = Error::new(
+        Error::new(
             reason,
             offset - back,
             self.line + newlines,
             offset - back - line_start + 1,
-        );
-        self.error = Some(error.clone());
-        error
+        )
     }
 
     /// Line and column of index `i` of the current chunk `b`. Positions asked for only grow

@@ -9,6 +9,9 @@ use crate::options::SecondRoot;
 use crate::sink::Sink;
 use std::fmt;
 
+/// How many warnings a stream keeps: the first ones, in input order.
+pub const MAX_WARNINGS: usize = 64;
+
 /// Something the scanner tolerated but the caller may want to know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
@@ -73,9 +76,12 @@ impl fmt::Display for Warning {
 }
 
 impl Scanner {
-    /// Records something tolerated.
+    /// Records something tolerated: the first [`MAX_WARNINGS`] of them (a runaway loop
+    /// that repeats a key millions of times must not keep a warning per repeat).
     pub(crate) fn warn(&mut self, kind: WarningKind, offset: u64) {
-        self.warnings.push(Warning { kind, offset });
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(Warning { kind, offset });
+        }
     }
 
     /// After the root value.
@@ -119,8 +125,20 @@ impl Scanner {
         if self.done && (self.tentative || self.muted) {
             return kind != ErrorKind::TooLarge;
         }
-        // A false start may also nest past the depth cap ("[[wikilinks]]" at depth 1).
-        self.tentative && matches!(kind, ErrorKind::Invalid | ErrorKind::TooDeep)
+        // A false start may also nest past the depth cap ("[[wikilinks]]" at depth 1): it
+        // is read on (`deep_candidate`) until it shows that it is not JSON.
+        self.tentative && kind == ErrorKind::Invalid
+    }
+
+    /// The first root, read in prose and not yet confirmed, nested past the depth cap: it
+    /// is read on muted, the cap raised, until it shows whether it is JSON (see
+    /// `Scanner::deep`).
+    pub(super) fn deep_candidate(&self, reason: Reason) -> bool {
+        self.tentative
+            && !self.done
+            && !self.muted
+            && self.deep.is_none()
+            && reason.kind() == ErrorKind::TooDeep
     }
 
     /// A second root was confirmed. Keep-last: forget the first and go on with this one
@@ -160,10 +178,7 @@ impl Scanner {
         self.root_offset = self.second_offset;
         self.root_position = self.second_position;
         self.done = false;
-        self.warnings.push(Warning {
-            kind: WarningKind::SecondValueReplaced,
-            offset: self.second_offset,
-        });
+        self.warn(WarningKind::SecondValueReplaced, self.second_offset);
         true
     }
 
@@ -190,10 +205,7 @@ impl Scanner {
 
     /// Keep-first: a second value was confirmed; drop it and ignore the rest of the input.
     pub(super) fn keep_first(&mut self) {
-        self.warnings.push(Warning {
-            kind: WarningKind::SecondValueIgnored,
-            offset: self.second_offset,
-        });
+        self.warn(WarningKind::SecondValueIgnored, self.second_offset);
         self.truncate_clean(self.second_start);
         self.stack.clear();
         self.tentative = false;

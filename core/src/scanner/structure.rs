@@ -104,7 +104,11 @@ impl Scanner {
 
     /// Opens a container at `i`, enforcing the depth cap.
     fn push(&mut self, c: u8, i: usize) -> Result<(), super::Stop> {
-        if self.stack.len() >= self.options.max_depth {
+        let cap = match self.deep {
+            Some(_) => self.options.max_depth.saturating_add(super::DEEP_SLACK),
+            None => self.options.max_depth,
+        };
+        if self.stack.len() >= cap {
             return Err(stop(Reason::TooDeep(self.options.max_depth), i));
         }
         self.stack.push(Frame {

@@ -702,6 +702,45 @@ fn a_false_start_past_the_depth_cap_is_dropped() {
 }
 
 #[test]
+fn a_value_read_in_prose_past_the_depth_cap_is_too_deep_not_a_fragment_of_itself() {
+    // Once the cap is passed, the brackets inside are not a root of their own: the value
+    // is too deep (at the byte past the cap, as without the prose), or a false start.
+    let deep = |open: &str, inner: &str, close: &str, n: usize| {
+        format!("Sure: {}{inner}{}", open.repeat(n), close.repeat(n))
+    };
+    for (options, input, at) in [
+        (lenient(), deep("[", "1", "]", 128), 6 + 127),
+        (lenient(), deep("[", "{\"a\":1}", "]", 127), 6 + 127),
+        (lenient(), format!("Sure: {}", "[".repeat(100_000)), 6 + 127),
+        (
+            lenient().max_depth(2),
+            "Here: [[[1,2],[3,4]],[[5,6]]]".into(),
+            8,
+        ),
+        (lenient().max_depth(2), "Here: [[{\"a\":1}]]".into(), 8),
+        (lenient().max_depth(1), "Sure: [[[1]]]".into(), 7),
+        (lenient().max_depth(0), "Sure: {\"a\":1}".into(), 6),
+    ] {
+        let error = fails(&options, input.as_bytes(), ErrorKind::TooDeep);
+        assert_eq!(error.offset(), at, "{input:.60}");
+        let sevens: Vec<&[u8]> = input.as_bytes().chunks(7).collect();
+        let (split, snapshots) = replay(&options, &sevens);
+        assert_eq!(
+            split.map_err(|e| (e.kind(), e.offset())),
+            Err((ErrorKind::TooDeep, at))
+        );
+        // Nothing of it was shown: it was never confirmed as the answer.
+        assert!(snapshots.iter().all(Option::is_none), "{input:.60}");
+    }
+    // A false start past the cap is still prose once it shows it is not JSON.
+    let (r, _) = replay(
+        &lenient().max_depth(1),
+        &[b"Use [[wikilinks]] then {\"a\": 1}"],
+    );
+    assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#));
+}
+
+#[test]
 fn reasoning_tags_match_in_any_case() {
     for input in [
         "<THINK>{\"s\":\"no\"}</THINK>{\"s\":\"x\"}",
@@ -806,4 +845,19 @@ fn the_idle_limit_counts_fence_markers_and_tags_that_never_open() {
         b"```json\n{\"a\":1}",
         ErrorKind::NoStructure,
     );
+}
+
+#[test]
+fn a_runaway_loop_of_duplicate_keys_keeps_a_bounded_list_of_warnings() {
+    // A model repeating `"a":0,` until the cap: one warning per repeat would grow with
+    // the input (a 64 MiB loop kept 1.4 GB of warnings).
+    let input = format!("{{{}\"b\":1}}", "\"a\":0,".repeat(10_000));
+    let mut stream = DynamicStream::new();
+    stream.feed(input.as_bytes()).unwrap();
+    let value = stream.finish().map_err(Error::from).unwrap();
+    assert_eq!(value.to_json(), r#"{"a":0,"b":1}"#);
+    let mut stream = DynamicStream::new();
+    stream.feed(input.as_bytes()).unwrap();
+    assert_eq!(stream.warnings().len(), crate::MAX_WARNINGS);
+    assert_eq!(stream.warnings()[0].offset, 7);
 }

@@ -152,6 +152,7 @@ impl DynamicStream {
     }
 
     /// What was tolerated: duplicate keys, a second JSON value.
+    /// The first [`MAX_WARNINGS`](crate::MAX_WARNINGS), in input order.
     pub fn warnings(&self) -> &[Warning] {
         self.scanner.warnings()
     }

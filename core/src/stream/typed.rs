@@ -250,6 +250,7 @@ impl<T: StreamingModel> TypedStream<T> {
     }
 
     /// What was tolerated: a second JSON value after the root.
+    /// The first [`MAX_WARNINGS`](crate::MAX_WARNINGS), in input order.
     pub fn warnings(&self) -> &[Warning] {
         self.scanner.warnings()
     }
