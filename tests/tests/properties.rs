@@ -418,6 +418,32 @@ proptest! {
         prop_assert_eq!(whole, chunked);
     }
 
+    /// A value after prose is read as it is without the prose, whatever the depth cap: too
+    /// deep at the same bracket when it nests past the cap (never a piece of it as the
+    /// answer), and the same value when it does not.
+    #[test]
+    fn prose_before_a_value_changes_nothing_under_any_depth_cap(
+        d in container().prop_filter("numbers fit f64", numbers_fit),
+        cap in 0usize..5,
+        pre in prop::sample::select(vec!["Sure: ", "Here is the JSON you asked for.\n", "ok "]),
+        sizes in sizes(),
+    ) {
+        let text = serde_json::to_string(&to_value(&d)).unwrap();
+        let options = Options::default().max_depth(cap);
+        let alone = outcome(&options, &[text.as_bytes()]);
+        let framed = format!("{pre}{text}");
+        let after_prose = outcome(&options, &chunk(framed.as_bytes(), &sizes));
+        match (&alone, &after_prose) {
+            (Err((ErrorKind::TooDeep, at)), _) => {
+                prop_assert_eq!(&after_prose, &Err((ErrorKind::TooDeep, at + pre.len() as u64)));
+            }
+            (Ok(value), Ok(read)) => prop_assert_eq!(value, read),
+            // A root that shows nothing in prose (`[]`) may be read as prose.
+            (Ok(_), Err((kind, _))) => prop_assert_eq!(*kind, ErrorKind::NoStructure),
+            (Err(e), _) => prop_assert!(false, "{text} alone: {e:?}"),
+        }
+    }
+
     /// Mutations of valid documents (a byte replaced, dropped or duplicated) never panic
     /// and do not depend on the chunking.
     #[test]
