@@ -127,6 +127,12 @@ impl DynamicSink {
 }
 
 impl Sink for DynamicSink {
+    /// The tree is built from the events alone: no text is read back, so the scanner may
+    /// release all of it but the open scalar's (memory: the tree, not the tree and the
+    /// text).
+    fn released_depth(&self) -> usize {
+        usize::MAX
+    }
     fn begin_object(&mut self) {
         if self.skipped(true, false) {
             return;
