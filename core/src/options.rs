@@ -51,7 +51,9 @@ pub enum SecondRoot {
     #[default]
     KeepFirst,
     /// Replace the value with the later one (models sometimes print an example first). The
-    /// draft restarts when the second value is confirmed.
+    /// draft restarts when the second value is confirmed, and the second value's fields
+    /// settle again: a typed stream reports them (and calls their callbacks) a second
+    /// time, with the new values.
     KeepLast,
 }
 

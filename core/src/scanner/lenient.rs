@@ -75,8 +75,8 @@ impl Scanner {
         self.preamble.prose_seen && self.root_shape.is_some_and(|object| object != (c == b'{'))
     }
 
-    /// Bytes of a fence marker or a tag being matched count as prose for the idle limit,
-    /// as the prose around them does.
+    /// Bytes of a fence marker count as prose for the idle limit, as the prose around
+    /// them does (a reasoning tag's do not: it belongs to its block).
     fn check_idle(&self, i: usize) -> Result<(), super::Stop> {
         if !self.done && self.idle_bytes(i) >= self.options.idle_limit {
             return Err(stop(Reason::IdleLimit(self.options.idle_limit), i));
@@ -158,24 +158,38 @@ impl Scanner {
         let Some(&c) = b.get(i) else {
             return Ok(i);
         };
-        self.check_idle(i)?;
+        // No idle check here: a tag is at most ten bytes, and if it turns out to be prose,
+        // its bytes count as prose from the byte that ended it.
         let pos = usize::from(self.preamble.tag_pos);
         if pos == THINK_SHORT_LEN - 1 && c == b'>' {
-            return Ok(self.enter_think(i, false));
+            return Ok(self.enter_think(i, false, pos + 1));
         }
         if THINK_OPEN.get(pos) == Some(&c.to_ascii_lowercase()) {
             if pos + 1 == THINK_OPEN.len() {
-                return Ok(self.enter_think(i, true));
+                return Ok(self.enter_think(i, true, pos + 1));
             }
             self.preamble.tag_pos += 1;
             return Ok(i + 1);
         }
         self.preamble.prose_seen = true;
         self.state = State::Prose;
+        // What looked like a tag was prose: the limit applies to its bytes, from the first
+        // one past it (at most a tag's length back, perhaps in the previous chunk).
+        let over = self.idle_bytes(i).saturating_sub(self.options.idle_limit);
+        if !self.done && over > 0 {
+            return Err(super::Stop {
+                reason: Reason::IdleLimit(self.options.idle_limit),
+                at: i,
+                back: u8::try_from(over).unwrap_or(u8::MAX),
+            });
+        }
         Ok(i)
     }
 
-    fn enter_think(&mut self, i: usize, long_tag: bool) -> usize {
+    /// The opening tag (`tag_len` bytes, ending at `i`) matched: like the block it opens,
+    /// it is not prose for the idle limit.
+    fn enter_think(&mut self, i: usize, long_tag: bool, tag_len: usize) -> usize {
+        self.think_bytes += tag_len as u64;
         self.preamble.long_tag = long_tag;
         self.preamble.tag_pos = 0;
         self.state = State::ThinkBody;

@@ -832,7 +832,21 @@ fn the_idle_limit_counts_fence_markers_and_tags_that_never_open() {
         let err = fails(&limit, input.as_bytes(), ErrorKind::NoStructure);
         assert_eq!(err.offset(), 100, "{}", &input[..20]);
     }
-    // A reasoning block's body is not counted; the JSON fence's marker is.
+    // A reasoning block is not counted, its tags included (the limit is on prose); the
+    // JSON fence's marker is.
+    for (limit, input) in [
+        (4, "a <think>x</think>{\"a\":1}"),
+        (0, "<think>x</think>{\"a\":1}"),
+        (2, "a <THINKING>x</thinking>{\"a\":1}"),
+    ] {
+        at_every_split(&lenient().idle_limit(limit), input, r#"{"a":1}"#);
+    }
+    let err = fails(
+        &lenient().idle_limit(4),
+        b"a <thinx {\"a\":1}",
+        ErrorKind::NoStructure,
+    );
+    assert_eq!(err.offset(), 4);
     let think = format!("<think>{}</think>{{\"a\":1}}", "x".repeat(1000));
     at_every_split(&limit, &think, r#"{"a":1}"#);
     at_every_split(
