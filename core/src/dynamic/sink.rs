@@ -102,7 +102,26 @@ impl DynamicSink {
 
     fn end_container(&mut self) {
         if let Some(id) = self.open.pop() {
+            self.shrink(id);
             self.settle(id);
+        }
+    }
+
+    /// A string or container that is complete gives back the room its growth left: what
+    /// the tree holds is then about what the value takes.
+    /// Only room of [`SHRINK_AT`] bytes or more: a reallocation per small value would cost
+    /// more time than the bytes are worth.
+    fn shrink(&mut self, id: usize) {
+        fn spare<T>(v: &Vec<T>) -> usize {
+            (v.capacity() - v.len()) * std::mem::size_of::<T>()
+        }
+        match self.tree.nodes.get_mut(id) {
+            Some(Node::String(s)) if s.capacity() - s.len() >= SHRINK_AT => s.shrink_to_fit(),
+            Some(Node::Array(items)) if spare(items) >= SHRINK_AT => items.shrink_to_fit(),
+            Some(Node::Object(members)) if spare(&members.entries) >= SHRINK_AT => {
+                members.entries.shrink_to_fit();
+            }
+            _ => {}
         }
     }
 
@@ -125,6 +144,9 @@ impl DynamicSink {
         true
     }
 }
+
+/// The least room a complete string or container gives back (see `DynamicSink::shrink`).
+const SHRINK_AT: usize = 16;
 
 impl Sink for DynamicSink {
     /// The tree is built from the events alone: no text is read back, so the scanner may
@@ -201,6 +223,7 @@ impl Sink for DynamicSink {
             return;
         }
         if let Some(id) = self.open_string.take() {
+            self.shrink(id);
             self.settle(id);
         }
     }
