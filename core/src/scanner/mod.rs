@@ -57,6 +57,15 @@ const RELEASE_MIN: usize = 16 * 1024;
 /// (see `Scanner::deep`): prose does not nest brackets this deep.
 const DEEP_SLACK: usize = 64;
 
+/// A root read in prose, past the depth cap, being read on (see `Scanner::deep`).
+#[derive(Debug, Clone)]
+struct Deep {
+    /// Its error, if it turns out to be JSON.
+    error: Error,
+    /// It is a second root: a complete value comes before it.
+    second: bool,
+}
+
 /// Why a step stopped, and at which index of the current chunk.
 #[derive(Debug)]
 struct Stop {
@@ -171,7 +180,7 @@ pub struct Scanner {
     /// its events muted and the cap raised by [`DEEP_SLACK`]; a false start ("[[wikilinks]]"
     /// under a small cap) is then dropped as prose, and never leaves a fragment of a deeper
     /// value behind as the answer.
-    deep: Option<Error>,
+    deep: Option<Deep>,
     /// After a detected second root: everything else is ignored.
     ignore_rest: bool,
     /// Bytes of whitespace in a row inside the value, for the stall guard.
@@ -332,7 +341,16 @@ impl Scanner {
                 Ok(next) => i = next,
                 Err(s) if self.deep_candidate(s.reason) => {
                     // Read on from the same byte, the cap raised: see `deep`.
-                    self.deep = Some(self.error_at(s.reason, bytes, s.at, s.back));
+                    let error = self.error_at(s.reason, bytes, s.at, s.back);
+                    self.deep = Some(Deep {
+                        error,
+                        second: self.done,
+                    });
+                    i = s.at;
+                }
+                // Past the raised cap too: JSON that nests this deep is not prose.
+                Err(s) if self.deep.is_some() && s.reason.kind() == crate::ErrorKind::TooDeep => {
+                    self.deep_is_json()?;
                     i = s.at;
                 }
                 Err(s) if self.droppable(s.reason) => i = self.abandon(s, bytes.len()),
@@ -342,14 +360,14 @@ impl Scanner {
                     i = bytes.len();
                 }
                 Err(s) => match self.deep.take() {
-                    Some(deep) => return Err(self.fail_with(deep)),
+                    Some(deep) => return Err(self.fail_with(deep.error)),
                     None => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
                 },
             }
-            // The deep root was confirmed (or completed): it is JSON, nested too deep.
-            if self.deep.is_some() && (!self.tentative || self.done) {
-                if let Some(deep) = self.deep.take() {
-                    return Err(self.fail_with(deep));
+            // The deep root was confirmed (or, a first root, completed): it is JSON.
+            if let Some(deep) = &self.deep {
+                if !self.tentative || (!deep.second && self.done) {
+                    self.deep_is_json()?;
                 }
             }
             if self.second_confirmed {
@@ -386,10 +404,8 @@ impl Scanner {
             return Err(error.clone());
         }
         // The input ended inside a root nested past the cap, before it showed whether it
-        // was JSON: the depth is what is wrong with it.
-        if let Some(deep) = self.deep.take() {
-            return Err(self.fail_with(deep));
-        }
+        // was JSON: the depth is what is wrong with it (a second root's is dropped).
+        self.deep_is_json()?;
         if self.done && (self.tentative || self.muted || self.in_prose()) {
             if self.tentative || self.muted {
                 self.drop_root();
@@ -434,9 +450,7 @@ impl Scanner {
         if let Some(error) = &self.error {
             return Err(error.clone());
         }
-        if let Some(deep) = self.deep.take() {
-            return Err(self.fail_with(deep));
-        }
+        self.deep_is_json()?;
         if self.is_complete() || self.restore_previous(sink, second::WarningKind::SecondValueCut) {
             return Ok(());
         }
@@ -511,6 +525,28 @@ impl Scanner {
         stop.at
     }
 
+    /// The root read on past the depth cap (if any) is JSON. A first root fails with its
+    /// depth error. A second one is a value that nests too deep to read: the complete
+    /// value before it stands, and the rest of the input is ignored (with the warning the
+    /// policy gives: a second value ignored, or one that could not replace the first).
+    fn deep_is_json(&mut self) -> Result<(), Error> {
+        let Some(deep) = self.deep.take() else {
+            return Ok(());
+        };
+        if !deep.second {
+            return Err(self.fail_with(deep.error));
+        }
+        if self.muted {
+            self.keep_first();
+            return Ok(());
+        }
+        self.drop_root();
+        self.warn(second::WarningKind::SecondValueInvalid, self.second_offset);
+        self.ignore_rest = true;
+        self.state = State::AfterRoot;
+        Ok(())
+    }
+
     /// Forgets the tentative root (or the second root being checked) and returns to prose.
     fn drop_root(&mut self) {
         self.deep = None;
@@ -540,6 +576,11 @@ impl Scanner {
             return;
         }
         self.tentative = false;
+        // A root past the depth cap is only being looked at (see `deep`): nothing of it is
+        // sent, nor does it replace a complete value.
+        if self.deep.is_some() {
+            return;
+        }
         if self.done && !self.second_confirmed_here(sink) {
             return;
         }

@@ -62,8 +62,8 @@ impl fmt::Display for Warning {
             ),
             WarningKind::SecondValueInvalid => write!(
                 f,
-                "the JSON value that began at byte {} is not valid JSON; the complete value \
-                 before it was kept",
+                "the JSON value that began at byte {} is not valid JSON (or nests past the \
+                 depth limit); the complete value before it was kept",
                 self.offset
             ),
             WarningKind::DuplicateKey => write!(
@@ -130,15 +130,12 @@ impl Scanner {
         self.tentative && kind == ErrorKind::Invalid
     }
 
-    /// The first root, read in prose and not yet confirmed, nested past the depth cap: it
+    /// A root read in prose (a first or a second one) and not yet confirmed nested past
+    /// the depth cap: it
     /// is read on muted, the cap raised, until it shows whether it is JSON (see
     /// `Scanner::deep`).
     pub(super) fn deep_candidate(&self, reason: Reason) -> bool {
-        self.tentative
-            && !self.done
-            && !self.muted
-            && self.deep.is_none()
-            && reason.kind() == ErrorKind::TooDeep
+        self.tentative && self.deep.is_none() && reason.kind() == ErrorKind::TooDeep
     }
 
     /// A second root was confirmed. Keep-last: forget the first and go on with this one

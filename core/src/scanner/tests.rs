@@ -732,6 +732,42 @@ fn a_value_read_in_prose_past_the_depth_cap_is_too_deep_not_a_fragment_of_itself
         // Nothing of it was shown: it was never confirmed as the answer.
         assert!(snapshots.iter().all(Option::is_none), "{input:.60}");
     }
+    // After a complete value, a second one past the cap is not read as its inner part
+    // either: the first value stands (keep-first: a second value, ignored; keep-last: one
+    // that could not replace it).
+    let input = b"{\"a\":1} then [[[1]]] and {\"b\":2}";
+    for (policy, kind) in [
+        (
+            crate::SecondRoot::KeepFirst,
+            crate::WarningKind::SecondValueIgnored,
+        ),
+        (
+            crate::SecondRoot::KeepLast,
+            crate::WarningKind::SecondValueInvalid,
+        ),
+    ] {
+        let options = lenient().max_depth(1).second_root(policy);
+        for size in [1, 7, input.len()] {
+            let mut stream = DynamicStream::with_options(options.clone());
+            for chunk in input.chunks(size) {
+                stream.feed(chunk).unwrap();
+            }
+            let warnings = stream.warnings().to_vec();
+            assert_eq!(
+                stream.finish().unwrap().to_json(),
+                r#"{"a":1}"#,
+                "{policy:?} {size}"
+            );
+            assert_eq!(
+                warnings
+                    .iter()
+                    .map(|w| (w.kind, w.offset))
+                    .collect::<Vec<_>>(),
+                [(kind, 13)],
+                "{policy:?} {size}"
+            );
+        }
+    }
     // A false start past the cap is still prose once it shows it is not JSON.
     let (r, _) = replay(
         &lenient().max_depth(1),
