@@ -24,7 +24,7 @@ impl From<io::Error> for Failure {
 pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     let plain = Chunks::open(&replay.source).map_err(Failure::Usage)?;
     let mut chunks = match replay.sse {
-        Some(provider) => Input::Sse(Box::new(Provided::new(plain, provider))),
+        Some(provider) => Input::Sse(Box::new(Provided::new(plain, provider, &replay.options))),
         None => Input::Plain(plain),
     };
     let live = chunks.is_live();

@@ -223,11 +223,22 @@ pub(crate) struct Provided {
 }
 
 impl Provided {
-    pub(crate) fn new(inner: Chunks, provider: settled::provider::Provider) -> Self {
+    /// One event may hold at most eight times the byte cap (escapes and the provider's
+    /// JSON around the text), plus 64 KiB: memory stays a small multiple of the cap.
+    pub(crate) fn new(
+        inner: Chunks,
+        provider: settled::provider::Provider,
+        options: &settled::Options,
+    ) -> Self {
+        let limit = options
+            .max_bytes
+            .saturating_mul(8)
+            .saturating_add(64 * 1024);
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         Provided {
             inner,
             raw: Vec::new(),
-            decoder: settled::provider::Decoder::new(provider),
+            decoder: settled::provider::Decoder::with_limit(provider, limit),
             queue: std::collections::VecDeque::new(),
             channel: None,
             text: settled::Scanner::new(settled::Options::default()),

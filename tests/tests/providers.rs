@@ -185,6 +185,43 @@ fn multi_line_data_and_errors() {
 }
 
 #[test]
+fn a_null_error_field_is_no_error_and_an_endless_event_is_refused_at_the_limit() {
+    // Some servers send `"error": null` on every chunk.
+    let wire = b"data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"{}\"}}], \"error\": null}\n\n";
+    for chunk in [1, 7, wire.len()] {
+        assert_eq!(
+            text_of(&decode(Provider::OpenAiChat, wire, chunk), Channel::Text),
+            "{}"
+        );
+    }
+    // A body that never ends a line is refused once one event passes the limit, and the
+    // deltas of the events before it come first.
+    let mut body =
+        b"data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"{\"}}]}\n\n".to_vec();
+    body.extend(b"data: ");
+    body.extend(std::iter::repeat_n(b'x', 10_000));
+    for chunk in [1, 100, body.len()] {
+        let mut decoder = Decoder::with_limit(Provider::OpenAiChat, 1000);
+        let mut text = String::new();
+        let mut failed = None;
+        for piece in body.chunks(chunk) {
+            match decoder.feed(piece) {
+                Ok(deltas) => text.push_str(&text_of(&deltas, Channel::Text)),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        assert_eq!(text, "{", "chunk {chunk}");
+        // Deltas first: the error comes with the next call when they share one.
+        let failed = failed.or_else(|| decoder.finish().err()).expect("refused");
+        assert!(failed.message.contains("limit of 1000 bytes"), "{failed}");
+        assert!(decoder.feed(b"\n\n").is_err(), "stays failed");
+    }
+}
+
+#[test]
 fn the_update_stream_yields_fields_drafts_and_the_value() {
     let deltas = decode(Provider::OpenAiChat, &fixture("openai_review.sse"), 64);
     let chunks: Vec<Result<String, std::io::Error>> = deltas

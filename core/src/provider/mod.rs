@@ -170,6 +170,10 @@ fn error(message: impl Into<String>) -> DecodeError {
     }
 }
 
+/// The most bytes one event may hold in a [`Decoder::new`]: eight times the default byte
+/// cap (escapes and the provider's JSON around the text), plus 64 KiB.
+pub const DEFAULT_EVENT_LIMIT: usize = 8 * 64 * 1024 * 1024 + 64 * 1024;
+
 /// Decodes one provider's SSE stream, chunk by chunk.
 #[derive(Debug)]
 pub struct Decoder {
@@ -182,13 +186,23 @@ pub struct Decoder {
 }
 
 impl Decoder {
-    /// A decoder for `provider`'s wire format.
+    /// A decoder for `provider`'s wire format, refusing an event of more than
+    /// [`DEFAULT_EVENT_LIMIT`] bytes.
     pub fn new(provider: Provider) -> Self {
         Decoder {
             provider,
-            sse: SseParser::new(),
+            sse: SseParser::with_limit(DEFAULT_EVENT_LIMIT),
             done: false,
             failed: None,
+        }
+    }
+
+    /// A decoder that refuses an event of more than `limit` bytes (memory stays bounded
+    /// whatever the body: a line that never ends is an error, not a buffer).
+    pub fn with_limit(provider: Provider, limit: usize) -> Self {
+        Decoder {
+            sse: SseParser::with_limit(limit),
+            ..Decoder::new(provider)
         }
     }
 
@@ -204,13 +218,23 @@ impl Decoder {
             return Err(error.clone());
         }
         let mut deltas = Vec::new();
-        for event in self.sse.feed(bytes) {
+        let events = self.sse.feed(bytes);
+        let mut failed = self.sse.over_limit().then(|| {
+            error(format!(
+                "an event of the stream is longer than the limit of {} bytes",
+                self.sse.limit().unwrap_or(0)
+            ))
+        });
+        for event in events {
             if let Err(error) = self.event(&event, &mut deltas) {
-                self.failed = Some(error.clone());
-                if deltas.is_empty() {
-                    return Err(error);
-                }
+                failed = Some(error);
                 break;
+            }
+        }
+        if let Some(error) = failed {
+            self.failed = Some(error.clone());
+            if deltas.is_empty() {
+                return Err(error);
             }
         }
         Ok(deltas)
@@ -269,7 +293,8 @@ fn provider_error(value: &Value) -> DecodeError {
 }
 
 fn openai_chat(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
-    if value.get("error").is_some() {
+    // Some servers send `"error": null` on every chunk.
+    if value.get("error").is_some_and(|e| !e.is_null()) {
         return Err(provider_error(value));
     }
     let choices = value["choices"]

@@ -39,12 +39,40 @@ pub struct SseParser {
     id: Option<String>,
     /// A line has ended: a byte-order mark is no longer the stream's first.
     past_first_line: bool,
+    /// The most bytes one event may hold (its lines and data); `None`: no limit.
+    limit: Option<usize>,
+    /// An event grew past the limit: its bytes stopped being kept.
+    over: bool,
 }
 
 impl SseParser {
     /// A parser at the start of a stream.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A parser that keeps at most `limit` bytes of one event (a body that never ends a
+    /// line cannot take memory without bound); past it, [`SseParser::over_limit`].
+    pub fn with_limit(limit: usize) -> Self {
+        SseParser {
+            limit: Some(limit),
+            ..Self::default()
+        }
+    }
+
+    /// An event grew past the limit (the parser keeps nothing more of it).
+    pub fn over_limit(&self) -> bool {
+        self.over
+    }
+
+    /// The most bytes one event may hold, if limited.
+    pub fn limit(&self) -> Option<usize> {
+        self.limit
+    }
+
+    /// Bytes held for the event being read.
+    fn held(&self) -> usize {
+        self.line.len() + self.data.as_ref().map_or(0, String::len)
     }
 
     /// Feeds bytes; returns the events completed by them.
@@ -69,6 +97,10 @@ impl SseParser {
                 }
                 _ => {
                     self.after_cr = false;
+                    if self.limit.is_some_and(|limit| self.held() >= limit) {
+                        self.over = true;
+                        return events;
+                    }
                     self.line.push(b);
                 }
             }
