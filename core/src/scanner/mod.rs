@@ -175,8 +175,8 @@ pub struct Scanner {
     muted: bool,
     /// A muted second root was just confirmed.
     second_confirmed: bool,
-    /// A root read in prose nested past the depth cap before anything confirmed it: the
-    /// error it gets if it turns out to be JSON. Until it shows which, it is read on with
+    /// A root read in prose (a first or a second one) nested past the depth cap before
+    /// anything confirmed it, and the error it gets if it turns out to be JSON. Until it shows which, it is read on with
     /// its events muted and the cap raised by [`DEEP_SLACK`]; a false start ("[[wikilinks]]"
     /// under a small cap) is then dropped as prose, and never leaves a fragment of a deeper
     /// value behind as the answer.

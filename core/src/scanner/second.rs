@@ -131,9 +131,8 @@ impl Scanner {
     }
 
     /// A root read in prose (a first or a second one) and not yet confirmed nested past
-    /// the depth cap: it
-    /// is read on muted, the cap raised, until it shows whether it is JSON (see
-    /// `Scanner::deep`).
+    /// the depth cap: it is read on muted, the cap raised, until it shows whether it is
+    /// JSON (see `Scanner::deep`).
     pub(super) fn deep_candidate(&self, reason: Reason) -> bool {
         self.tentative && self.deep.is_none() && reason.kind() == ErrorKind::TooDeep
     }
