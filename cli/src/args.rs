@@ -36,10 +36,17 @@ Feeds a recorded model response to the settled scanner and prints one NDJSON lin
   --emit MODE       full (default): snapshot and settled values per chunk;
                     settled: settled values only; final: only the done line
   --sse PROVIDER    the input is a provider's server-sent events (a recorded curl
-                    output): replay the text it carries, one chunk per delta (the
-                    assistant's text, or the first tool call's arguments when no JSON
-                    began in the text before the call); a token-limit finish reason
-                    with the value incomplete is `truncated`
+                    output): replay the text it carries, one chunk per delta, either
+                    the assistant's text or the first tool call's arguments. Text in
+                    which no JSON value has begun is held back: if a tool call follows,
+                    its arguments are the document (offsets count from their first
+                    byte) and the text is dropped. Once a value has begun in the text,
+                    even an example object in prose, the text is the document and a
+                    later tool call is not read; under --strict, JSON inside prose is
+                    no value, so the tool call is read. A token-limit finish reason
+                    with the value incomplete is `truncated`; a body that is not an
+                    event stream (an HTTP error's JSON) is `invalid`, with the
+                    provider's message
   --keep-last       a second JSON value after the first replaces it (default: the first
                     is kept and the rest ignored)
   --idle-limit N    bytes of prose before any value after which the stream gives up with

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! settled replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
-//!                [--emit full|settled|final] < response.txt
+//!                [--emit full|settled|final] [--sse openai|openai-responses|anthropic]
+//!                [--keep-last] [--idle-limit N] [--stall-limit N] < response.txt
 //! settled --help | settled replay --help | settled --version
 //! ```
 

@@ -206,17 +206,29 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
 }
 
 /// A provider's SSE stream read from a [`Chunks`] source: each text delta of the chosen
-/// channel is one chunk. The channel is the first one with text; the assistant's text
-/// gives way to the first tool call when no JSON value has begun in it (a model that
-/// says what it is about to do, then calls the tool).
+/// channel is one chunk.
+///
+/// The channel is the assistant's text or the first tool call's arguments. Text in which
+/// no value has begun (a model saying what it is about to do) is held back, and dropped
+/// when a tool call follows: the arguments are then the whole document, as
+/// `ToolStreams` reads them. Once a value has begun in the text (its settled values are
+/// printed as they come), the text is the document: a tool call after it is not read.
+/// Text that never begins a value, and no tool call after it, is the document at the end.
 pub(crate) struct Provided {
     inner: Chunks,
     raw: Vec<u8>,
     decoder: settled::provider::Decoder,
     queue: std::collections::VecDeque<String>,
+    /// The channel replayed, once chosen.
     channel: Option<settled::provider::Channel>,
-    /// The assistant's text so far, scanned for the start of a value.
-    text: settled::Scanner,
+    /// The assistant's text while no channel is chosen: no value has begun in it yet.
+    held: Vec<String>,
+    /// `held`, fed to a stream with the replay's options: the text is chosen once a value
+    /// has begun in it (the draft is no longer empty). `None` once it failed: the replay's
+    /// stream, fed the same chunks, would stop at the last one held, so no more is held.
+    probe: Option<settled::DynamicStream>,
+    /// A decoding error, returned once the held text before it has been replayed.
+    failed: Option<settled::provider::DecodeError>,
     /// The finish reason, once seen.
     pub(crate) finish: Option<settled::provider::FinishReason>,
     ended: bool,
@@ -241,7 +253,9 @@ impl Provided {
             decoder: settled::provider::Decoder::with_limit(provider, limit),
             queue: std::collections::VecDeque::new(),
             channel: None,
-            text: settled::Scanner::new(settled::Options::default()),
+            held: Vec::new(),
+            probe: Some(settled::DynamicStream::with_options(options.clone())),
+            failed: None,
             finish: None,
             ended: false,
         }
@@ -255,50 +269,83 @@ impl Provided {
         use settled::provider::{Channel, Delta};
         for delta in deltas {
             match delta {
-                Delta::Text { channel, text } => {
-                    let chosen = *self.channel.get_or_insert(channel);
-                    let prose_only = self.text.depth() == 0 && !self.text.is_complete();
-                    if chosen == Channel::Text && channel != Channel::Text && prose_only {
+                Delta::Text { channel, text } => match self.channel {
+                    Some(chosen) if chosen == channel => self.queue.push_back(text),
+                    Some(_) => {}
+                    None if channel == Channel::Text => self.hold(text),
+                    None => {
+                        // A tool call before any value in the text: its arguments are
+                        // the document, and the text before them is not part of it.
                         self.channel = Some(channel);
-                    }
-                    if self.channel == Some(channel) {
-                        if channel == Channel::Text {
-                            let _ = self.text.feed(text.as_bytes(), &mut settled::IgnoreSink);
-                        }
+                        self.held = Vec::new();
+                        self.probe = None;
                         self.queue.push_back(text);
                     }
-                }
+                },
                 Delta::Finish(reason) => self.finish = Some(reason),
                 Delta::ToolStart { .. } => {}
             }
         }
     }
 
+    /// Holds one delta of the assistant's text, or chooses the text once a value has begun.
+    fn hold(&mut self, text: String) {
+        let Some(probe) = &mut self.probe else {
+            return;
+        };
+        let began = match probe.feed(text.as_bytes()) {
+            Ok(()) => probe.draft().is_some(),
+            Err(_) => {
+                self.probe = None;
+                false
+            }
+        };
+        self.held.push(text);
+        if began {
+            self.choose_text();
+        }
+    }
+
+    /// The text is the document: the held deltas are replayed.
+    fn choose_text(&mut self) {
+        if self.channel.is_none() && !self.held.is_empty() {
+            self.channel = Some(settled::provider::Channel::Text);
+            self.queue.extend(self.held.drain(..));
+        }
+        self.probe = None;
+    }
+
     /// Like [`Chunks::next_chunk`]; a stream that cannot be decoded is an
-    /// `InvalidData` error.
+    /// `InvalidData` error, after the text held before it.
     pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>, briefly: bool) -> io::Result<Next> {
-        let invalid =
-            |e: settled::provider::DecodeError| io::Error::new(io::ErrorKind::InvalidData, e);
         loop {
             if let Some(text) = self.queue.pop_front() {
                 out.clear();
                 out.extend_from_slice(text.as_bytes());
                 return Ok(Next::Chunk);
             }
+            if let Some(error) = &self.failed {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, error.clone()));
+            }
             if self.ended {
                 return Ok(Next::End);
             }
-            match self.inner.next_chunk(&mut self.raw, briefly)? {
-                Next::Chunk => {
-                    let deltas = self.decoder.feed(&self.raw).map_err(invalid)?;
-                    self.take(deltas);
-                }
+            let decoded = match self.inner.next_chunk(&mut self.raw, briefly)? {
+                Next::Chunk => self.decoder.feed(&self.raw),
                 Next::End => {
-                    let deltas = self.decoder.finish().map_err(invalid)?;
-                    self.take(deltas);
                     self.ended = true;
+                    self.decoder.finish()
                 }
                 Next::Pending => return Ok(Next::Pending),
+            };
+            match decoded {
+                Ok(deltas) => self.take(deltas),
+                Err(error) => self.failed = Some(error),
+            }
+            // At the end (or a broken stream), text with no value and no tool call after
+            // it is the document after all.
+            if self.ended || self.failed.is_some() {
+                self.choose_text();
             }
         }
     }

@@ -435,3 +435,185 @@ fn a_tool_call_after_text_without_json_is_the_value() {
     );
     assert_eq!(run.done()["value"], json!({"b": 2}));
 }
+
+/// An OpenAI Chat body: the assistant's `text` deltas, then tool call 0's `arguments`
+/// deltas, then `finish`.
+fn openai_body(text: &[&str], arguments: &[&str], finish: &str) -> String {
+    let mut body = String::new();
+    let mut event = |delta: Value, finish: Value| {
+        let chunk = json!({"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+        body.push_str(&format!("data: {chunk}\n\n"));
+    };
+    for t in text {
+        event(json!({"content": t}), Value::Null);
+    }
+    for (i, a) in arguments.iter().enumerate() {
+        let mut call = json!({"index": 0, "function": {"arguments": a}});
+        if i == 0 {
+            call["id"] = json!("call_0");
+            call["type"] = json!("function");
+            call["function"]["name"] = json!("f");
+        }
+        event(json!({"tool_calls": [call]}), Value::Null);
+    }
+    event(json!({}), json!(finish));
+    body.push_str("data: [DONE]\n\n");
+    body
+}
+
+#[test]
+fn prose_before_a_tool_call_is_not_part_of_the_arguments() {
+    let prose = ["I'll look ", "that up for you.\n\n"];
+    let body = openai_body(&prose, &["{\"city\": ", "\"Paris\"}"], "tool_calls");
+    // Strict: the arguments are RFC 8259 JSON, whatever the assistant said before the call.
+    let run = cli(&["replay", "--sse", "openai", "--strict"], body.as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(
+        run.done(),
+        &json!({"done": true, "value": {"city": "Paris"}})
+    );
+    // One line per argument delta, numbered from the arguments' first.
+    assert_eq!(run.chunk_lines().len(), 2, "{}", run.stdout);
+    assert_eq!(run.chunk_lines()[0]["chunk"], 0);
+    assert_eq!(run.chunk_lines()[0]["snapshot"], json!({}));
+    // Offsets count from the arguments' first byte: an error in them...
+    let body = openai_body(&prose, &["{\"city\": ", "NaN}"], "tool_calls");
+    for args in [
+        &["replay", "--sse", "openai"][..],
+        &["replay", "--sse", "openai", "--strict"],
+    ] {
+        let run = cli(args, body.as_bytes());
+        assert_eq!(error_of(&run), ("invalid", 9), "{args:?}: {}", run.stdout);
+    }
+    // ...and a warning.
+    let body = openai_body(&prose, &["{\"a\": 1, ", "\"a\": 2}"], "tool_calls");
+    let run = cli(&["replay", "--sse", "openai"], body.as_bytes());
+    assert_eq!(run.done()["value"], json!({"a": 1}));
+    assert_eq!(run.done()["warnings"][0]["offset"], 9, "{}", run.stdout);
+    // Anthropic: a text block, then a tool_use block.
+    let events = [
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Let me check."}}),
+        json!({"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\"n\": [1, 2]"}}),
+        json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "}"}}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+    ];
+    let body: String = events
+        .iter()
+        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+        .collect();
+    let run = cli(
+        &["replay", "--sse", "anthropic", "--strict"],
+        body.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.done()["value"], json!({"n": [1, 2]}));
+    assert_eq!(run.chunk_lines().len(), 2);
+}
+
+#[test]
+fn prose_without_a_tool_call_is_still_the_document() {
+    // No tool call: the prose is replayed as before, offsets and lines included.
+    let body = openai_body(&["Sorry, ", "I can't."], &[], "stop");
+    let run = cli(&["replay", "--sse", "openai", "--strict"], body.as_bytes());
+    assert_eq!(error_of(&run), ("invalid", 0));
+    let run = cli(&["replay", "--sse", "openai"], body.as_bytes());
+    assert_eq!(error_of(&run).0, "no_structure");
+    assert_eq!(run.chunk_lines().len(), 2, "a line per prose delta");
+    let body = openai_body(&["Here: ", "{\"a\": ", "1}"], &[], "stop");
+    let run = cli(&["replay", "--sse", "openai"], body.as_bytes());
+    assert_eq!(run.done()["value"], json!({"a": 1}));
+    assert_eq!(run.chunk_lines().len(), 3);
+    assert_eq!(run.chunk_lines()[2]["snapshot"], json!({"a": 1}));
+    // Past the idle limit the prose gives up at the same place as it did.
+    let body = openai_body(&["abc", "def", "ghi", "{\"a\": 1}"], &[], "stop");
+    let run = cli(
+        &["replay", "--sse", "openai", "--idle-limit", "5"],
+        body.as_bytes(),
+    );
+    assert_eq!(error_of(&run).0, "no_structure");
+    assert_eq!(run.chunk_lines().len(), 2, "{}", run.stdout);
+}
+
+#[test]
+fn a_body_that_is_not_an_event_stream_says_so() {
+    let rate_limited = br#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#;
+    for provider in ["openai", "openai-responses", "anthropic"] {
+        for body in [&rate_limited[..], &[&rate_limited[..], b"\n"].concat()] {
+            let run = cli(&["replay", "--sse", provider], body);
+            assert_eq!(run.code, 1);
+            assert_eq!(run.lines.len(), 1, "{}", run.stdout);
+            assert_eq!(error_of(&run), ("invalid", 0));
+            let message = run.done()["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains("not a server-sent event stream")
+                    && message.contains("Rate limit reached"),
+                "{message}"
+            );
+        }
+    }
+    // A pretty-printed error after curl's headers (`curl -i`).
+    let body = "HTTP/2 401\r\ncontent-type: application/json\r\n\r\n{\n  \"error\": {\n    \"message\": \"Incorrect API key provided\"\n  }\n}\n";
+    let run = cli(&["replay", "--sse", "openai"], body.as_bytes());
+    let message = run.done()["error"]["message"].as_str().unwrap();
+    assert!(message.contains("Incorrect API key provided"), "{message}");
+    // Not JSON at all: the start of the body is quoted.
+    let run = cli(
+        &["replay", "--sse", "anthropic"],
+        b"<html><body>502 Bad Gateway</body></html>",
+    );
+    let message = run.done()["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("not a server-sent event stream") && message.contains("502 Bad Gateway"),
+        "{message}"
+    );
+    // Event streams that carry no text are as before: no value.
+    for (provider, body) in [
+        ("openai", ""),
+        ("openai", "\n\n"),
+        ("openai", ": keep-alive\n\n"),
+        ("openai", "data: [DONE]\n\n"),
+        ("anthropic", "event: ping\ndata: {\"type\": \"ping\"}\n\n"),
+        ("openai", "data: {\"choices\": []}"),
+    ] {
+        let run = cli(&["replay", "--sse", provider], body.as_bytes());
+        assert_eq!(error_of(&run), ("no_structure", 0), "{body:?}");
+    }
+}
+
+#[test]
+fn an_example_value_in_the_text_wins_over_a_later_tool_call_unless_strict() {
+    let body = openai_body(
+        &[
+            "For example ",
+            "{\"city\": \"Oslo\"}",
+            ". Calling the tool.",
+        ],
+        &["{\"city\": \"Paris\"}"],
+        "tool_calls",
+    );
+    // Lenient: the example is a value, printed as it settled; the text stays the document.
+    let run = cli(&["replay", "--sse", "openai"], body.as_bytes());
+    assert_eq!(run.done()["value"], json!({"city": "Oslo"}));
+    assert_eq!(
+        run.chunk_lines().len(),
+        3,
+        "the text's deltas, not the call's"
+    );
+    // Strict: JSON inside prose is no value, so the tool call is read.
+    let run = cli(&["replay", "--sse", "openai", "--strict"], body.as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.done()["value"], json!({"city": "Paris"}));
+    // The rule is in the help.
+    let help = cli(&["replay", "--help"], b"").stdout;
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for says in [
+        "if a tool call follows, its arguments are the document",
+        "even an example object in prose, the text is the document and a later tool call is not read",
+        "under --strict, JSON inside prose is no value, so the tool call is read",
+        "a body that is not an event stream (an HTTP error's JSON) is `invalid`",
+    ] {
+        assert!(help.contains(says), "{says:?} in {help}");
+    }
+}

@@ -16,6 +16,23 @@
 //! assert!(FinishReason::Length.is_truncation());
 //! # Ok::<(), settled::provider::DecodeError>(())
 //! ```
+//!
+//! A body that is not an event stream at all (the JSON of an HTTP 429, an HTML error
+//! page) decodes to nothing, and [`Decoder::finish`] refuses it, with the provider's
+//! message when there is one.
+//!
+//! # Text and tool calls
+//!
+//! The assistant's text and each tool call's arguments come on their own [`Channel`].
+//! [`ToolStreams`] reads the tool calls only: prose before a call is never part of its
+//! arguments. `settled replay --sse`, which streams one document without knowing which
+//! kind of reply is coming, replays one channel: text in which no JSON value has begun
+//! is held back and dropped if a tool call follows (the arguments are then the document);
+//! once a value has begun in the text, even an example object in prose, the text is the
+//! document and a later tool call is not read, since its settled values have been
+//! reported already. Under `--strict` JSON inside prose is no value, so the tool call is
+//! read; to read a reply's tool calls whatever its text says, use [`ToolStreams`] (or feed
+//! a stream only the [`Channel::Tool`] deltas).
 
 pub mod sse;
 mod tools;
@@ -183,7 +200,16 @@ pub struct Decoder {
     /// An error met after deltas of the same call: returned by the next call, so the
     /// deltas before it are delivered first, however the body was split.
     failed: Option<DecodeError>,
+    /// The body's first bytes, up to [`HEAD_LIMIT`], kept until a line shows it is an event
+    /// stream: if none does, the error quotes them (an HTTP error's JSON body).
+    head: Vec<u8>,
+    /// The body is longer than `head`.
+    longer: bool,
 }
+
+/// The most bytes of a body's start a [`Decoder`] keeps to explain a body that is not an
+/// event stream.
+const HEAD_LIMIT: usize = 64 * 1024;
 
 impl Decoder {
     /// A decoder for `provider`'s wire format, refusing an event of more than
@@ -194,6 +220,8 @@ impl Decoder {
             sse: SseParser::with_limit(DEFAULT_EVENT_LIMIT),
             done: false,
             failed: None,
+            head: Vec::new(),
+            longer: false,
         }
     }
 
@@ -219,6 +247,14 @@ impl Decoder {
         }
         let mut deltas = Vec::new();
         let events = self.sse.feed(bytes);
+        if self.sse.is_event_stream() {
+            self.head = Vec::new();
+        } else {
+            let room = HEAD_LIMIT.saturating_sub(self.head.len());
+            let keep = bytes.get(..room).unwrap_or(bytes);
+            self.head.extend_from_slice(keep);
+            self.longer |= keep.len() < bytes.len();
+        }
         let mut failed = self.sse.over_limit().then(|| {
             error(format!(
                 "an event of the stream is longer than the limit of {} bytes",
@@ -246,12 +282,37 @@ impl Decoder {
     ///
     /// # Errors
     ///
-    /// An error [`Decoder::feed`] met but has not returned yet.
+    /// An error [`Decoder::feed`] met but has not returned yet; or a body that is not an
+    /// event stream: not empty, yet without a single comment or `data`, `event`, `id` or
+    /// `retry` line (an HTTP error's JSON body, an HTML page). Its error quotes the
+    /// provider's message when the body is a JSON object with an `"error"` member, and
+    /// the body's start otherwise. A body with event-stream lines but no text (only
+    /// keep-alive comments, say) is no error: it decodes to no deltas.
+    ///
+    /// ```
+    /// use settled::provider::{Decoder, Provider};
+    ///
+    /// let mut decoder = Decoder::new(Provider::OpenAiChat);
+    /// let body = br#"{"error": {"message": "Rate limit reached", "code": "rate_limit_exceeded"}}"#;
+    /// assert!(decoder.feed(body)?.is_empty());
+    /// let error = decoder.finish().unwrap_err();
+    /// assert_eq!(
+    ///     error.message,
+    ///     "the body is not a server-sent event stream; the provider sent an error: Rate limit reached"
+    /// );
+    /// # Ok::<(), settled::provider::DecodeError>(())
+    /// ```
     pub fn finish(&mut self) -> Result<Vec<Delta>, DecodeError> {
         if let Some(error) = &self.failed {
             return Err(error.clone());
         }
         self.sse.finish();
+        let head = std::mem::take(&mut self.head);
+        if !self.sse.is_event_stream() && (self.longer || !trimmed(&head).is_empty()) {
+            let error = not_event_stream(trimmed(&head));
+            self.failed = Some(error.clone());
+            return Err(error);
+        }
         Ok(Vec::new())
     }
 
@@ -290,6 +351,44 @@ fn provider_error(value: &Value) -> DecodeError {
         .or_else(|| value["message"].as_str())
         .unwrap_or("unknown error");
     error(format!("the provider sent an error: {message}"))
+}
+
+/// `bytes` without the whitespace around them and a byte-order mark before them.
+fn trimmed(bytes: &[u8]) -> &[u8] {
+    let bytes = bytes.trim_ascii_start();
+    bytes
+        .strip_prefix("\u{feff}".as_bytes())
+        .unwrap_or(bytes)
+        .trim_ascii()
+}
+
+/// The error for a body that is not an event stream, whose (trimmed) start is `head`.
+fn not_event_stream(head: &[u8]) -> DecodeError {
+    const NOT_SSE: &str = "the body is not a server-sent event stream";
+    let text = String::from_utf8_lossy(head);
+    // The JSON body of an HTTP error, maybe after the status and headers `curl -i` prints.
+    let json = serde_json::from_str::<Value>(&text).ok().or_else(|| {
+        let start = text.find("\n{").map_or(0, |i| i + 1);
+        serde_json::from_str(text.get(start..).unwrap_or_default()).ok()
+    });
+    if let Some(error) = json.as_ref().and_then(|v| v.get("error")) {
+        let message = match error {
+            Value::String(message) => message.clone(),
+            _ => match error.get("message").and_then(Value::as_str) {
+                Some(message) => message.to_owned(),
+                None => error.to_string(),
+            },
+        };
+        return self::error(format!("{NOT_SSE}; the provider sent an error: {message}"));
+    }
+    let start: String = text.chars().take(100).collect();
+    let more = if start.len() < text.len() { "…" } else { "" };
+    let hint = if json.is_some() {
+        " (a response to a request made without streaming?)"
+    } else {
+        ""
+    };
+    self::error(format!("{NOT_SSE}{hint}: it begins {start:?}{more}"))
 }
 
 fn openai_chat(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {

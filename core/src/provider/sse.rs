@@ -43,6 +43,8 @@ pub struct SseParser {
     limit: Option<usize>,
     /// An event grew past the limit: its bytes stopped being kept.
     over: bool,
+    /// A line was a comment or a `data`, `event`, `id` or `retry` field.
+    framed: bool,
 }
 
 impl SseParser {
@@ -68,6 +70,25 @@ impl SseParser {
     /// The most bytes one event may hold, if limited.
     pub fn limit(&self) -> Option<usize> {
         self.limit
+    }
+
+    /// A line of the stream so far was a comment or one of the fields the event-stream
+    /// format defines (`data`, `event`, `id`, `retry`): the body is an event stream. A body
+    /// without one (a JSON error object, an HTML page) is something else, though the
+    /// format's rules read it as lines to ignore. [`SseParser::finish`] counts the line
+    /// the body ended inside.
+    ///
+    /// ```
+    /// use settled::provider::sse::SseParser;
+    ///
+    /// let mut parser = SseParser::new();
+    /// parser.feed(b"{\"error\": {\"message\": \"Rate limit reached\"}}\n");
+    /// assert!(!parser.is_event_stream());
+    /// parser.feed(b": keep-alive\n");
+    /// assert!(parser.is_event_stream());
+    /// ```
+    pub fn is_event_stream(&self) -> bool {
+        self.framed
     }
 
     /// Bytes held for the event being read.
@@ -113,6 +134,7 @@ impl SseParser {
     /// returns true when there was one.
     pub fn finish(&mut self) -> bool {
         let line = std::mem::take(&mut self.line);
+        self.framed |= is_framing(&line);
         let pending = !line.is_empty() || self.data.is_some();
         self.data = None;
         self.event = None;
@@ -125,6 +147,7 @@ impl SseParser {
         if line.is_empty() {
             return self.dispatch();
         }
+        self.framed |= is_framing(line);
         if line.first() == Some(&b':') {
             return None; // a comment
         }
@@ -157,6 +180,14 @@ impl SseParser {
             id: self.id.clone(),
         })
     }
+}
+
+/// A comment, or a field the event-stream format defines (a line without a colon is a
+/// field with an empty value).
+fn is_framing(line: &[u8]) -> bool {
+    let line = line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line);
+    let field = line.split(|&b| b == b':').next().unwrap_or_default();
+    line.first() == Some(&b':') || matches!(field, b"data" | b"event" | b"id" | b"retry")
 }
 
 #[cfg(test)]
