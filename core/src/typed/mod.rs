@@ -442,7 +442,7 @@ pub struct Part<'a> {
 
 impl<'a> Part<'a> {
     /// A variant with one value, made by `ctor`.
-    pub fn of<C: 'static>(_ctor: &C, variant: &'static str, value: &'a dyn PartValue) -> Self {
+    pub fn of<C: 'static>(_ctor: C, variant: &'static str, value: &'a dyn PartValue) -> Self {
         Part {
             ctor: std::any::TypeId::of::<C>(),
             variant,
@@ -453,7 +453,7 @@ impl<'a> Part<'a> {
 
     /// A variant with an index and a value (one element of a vector field), made by `ctor`.
     pub fn item<C: 'static>(
-        _ctor: &C,
+        _ctor: C,
         variant: &'static str,
         item: usize,
         value: &'a dyn PartValue,

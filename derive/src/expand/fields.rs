@@ -35,13 +35,13 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             let settled = format!("`{name}` settled with this strict value.");
             variants.push(quote! { #[doc = #settled] #v(#ty) });
             let label = v.to_string();
-            parts.push(quote! { #me::#v(__v) => __p::Part::of(&#me::#v, #label, __v), });
+            parts.push(quote! { #me::#v(__v) => __p::Part::of(#me::#v, #label, __v), });
         }
         if let Some(elem) = item_type(f) {
             let vi = variant(f, "Item");
             let label = vi.to_string();
             parts.push(
-                quote! { #me::#vi(__i, __v) => __p::Part::item(&#me::#vi, #label, *__i, __v), },
+                quote! { #me::#vi(__i, __v) => __p::Part::item(#me::#vi, #label, *__i, __v), },
             );
             let doc = format!(
                 "An element of `{name}` settled: its index in the draft and its strict value \
@@ -53,8 +53,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             let vin = variant(f, "In");
             let label = vin.to_string();
             parts.push(match item_type(f) {
-                Some(_) => quote! { #me::#vin(__i, __v) => __p::Part::item(&#me::#vin, #label, *__i, __v), },
-                None => quote! { #me::#vin(__v) => __p::Part::of(&#me::#vin, #label, __v), },
+                Some(_) => {
+                    quote! { #me::#vin(__i, __v) => __p::Part::item(#me::#vin, #label, *__i, __v), }
+                }
+                None => quote! { #me::#vin(__v) => __p::Part::of(#me::#vin, #label, __v), },
             });
             // A recursive model's own events are boxed (the enum would contain itself).
             let boxed = |payload: TokenStream| {
