@@ -81,24 +81,31 @@ impl<T: StreamingModel> TypedStream<T> {
     /// error carries the fields that settled in the chunk before it; the draft keeps
     /// everything read before it, and nothing after.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Fields<T>, FeedError<T>> {
-        if let Some(error) = &self.failed {
-            return Err(FeedError::new(error.clone(), Vec::new()));
-        }
-        let before = self.sink.rejections.len();
-        let result = self.scanner.feed(chunk, &mut self.sink);
+        let result = self.scan(chunk);
         let fields = std::mem::take(&mut self.sink.fields);
         self.run_handlers(&fields);
-        if let Err(error) = result {
-            return Err(FeedError::new(error, fields));
+        match result {
+            Ok(()) => Ok(Fields::new(fields)),
+            Err(error) => Err(FeedError::new(error, fields)),
         }
+    }
+
+    /// Scans one chunk into the sink: the scanner's error, or (fail-fast) the first
+    /// rejection in it. The fields that settled stay in the sink for the caller.
+    fn scan(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
+        let before = self.sink.rejections.len();
+        self.scanner.feed(chunk, &mut self.sink)?;
         if self.scanner.options().fail_fast {
             if let Some(rejection) = self.sink.rejections.get(before) {
                 let error = validate::rejection(&self.scanner, rejection);
                 self.failed = Some(error.clone());
-                return Err(FeedError::new(error, fields));
+                return Err(error);
             }
         }
-        Ok(Fields::new(fields))
+        Ok(())
     }
 
     /// Scans one chunk and updates the draft, without building the fields that settle
@@ -112,8 +119,9 @@ impl<T: StreamingModel> TypedStream<T> {
         if !self.handlers.is_empty() {
             return self.feed(chunk).map(drop).map_err(FeedError::into_error);
         }
+        // Nothing is wrapped as a field: none reaches the sink's list.
         self.sink.events = false;
-        let result = self.feed(chunk).map(drop).map_err(FeedError::into_error);
+        let result = self.scan(chunk);
         self.sink.events = true;
         result
     }

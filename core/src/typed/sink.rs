@@ -293,6 +293,9 @@ impl<T: StreamingModel> TypedSink<T> {
 
     /// Gives the rejections of the frame at `level` their paths from the root.
     fn record(&mut self, out: &mut Out, level: usize) {
+        if out.rejected.is_empty() {
+            return;
+        }
         for (rejected, member) in out.rejected.drain(..) {
             let mut steps: Vec<Step<'_>> = Vec::new();
             let upto = if member { level + 1 } else { level };
