@@ -42,8 +42,10 @@ Feeds a recorded model response to the settled scanner and prints one NDJSON lin
                     its arguments are the document (offsets count from their first
                     byte) and the text is dropped. Once a value has begun in the text,
                     even an example object in prose, the text is the document and a
-                    later tool call is not read; under --strict, JSON inside prose is
-                    no value, so the tool call is read. A token-limit finish reason
+                    later tool call is not read; so too once the text fails (past
+                    --idle-limit or --max-bytes) or more than 1 MiB of it is held.
+                    Under --strict, JSON inside prose is no value, so the tool call
+                    is read. A token-limit finish reason
                     with the value incomplete is `truncated`; a body that is not an
                     event stream (an HTTP error's JSON) is `invalid`, with the
                     provider's message

@@ -205,15 +205,24 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
     Ok(out.into_bytes())
 }
 
+/// At most this much of the assistant's text is held back waiting for a tool call (bytes,
+/// and deltas): past it, the text is the document.
+const HOLD_BYTES: usize = 1 << 20;
+const HOLD_DELTAS: usize = 1 << 16;
+
 /// A provider's SSE stream read from a [`Chunks`] source: each text delta of the chosen
 /// channel is one chunk.
 ///
 /// The channel is the assistant's text or the first tool call's arguments. Text in which
 /// no value has begun (a model saying what it is about to do) is held back, and dropped
 /// when a tool call follows: the arguments are then the whole document, as
-/// `ToolStreams` reads them. Once a value has begun in the text (its settled values are
-/// printed as they come), the text is the document: a tool call after it is not read.
-/// Text that never begins a value, and no tool call after it, is the document at the end.
+/// `ToolStreams` reads them. The text is the document, and a tool call after it is not
+/// read, once a value has begun in it (its settled values are printed as they come),
+/// once it fails (past `--idle-limit` or `--max-bytes`: the replay stops there, as it
+/// would without a tool call), once more than [`HOLD_BYTES`] of it is held, and at the
+/// end. Under `--strict`, text that is not JSON is not the document unless no tool call
+/// follows: it is not held past the byte where it failed, and a tool call is awaited
+/// until the end or [`HOLD_BYTES`] of text.
 pub(crate) struct Provided {
     inner: Chunks,
     raw: Vec<u8>,
@@ -223,10 +232,14 @@ pub(crate) struct Provided {
     channel: Option<settled::provider::Channel>,
     /// The assistant's text while no channel is chosen: no value has begun in it yet.
     held: Vec<String>,
+    /// Bytes of the assistant's text read while no channel is chosen (held or not).
+    seen: usize,
     /// `held`, fed to a stream with the replay's options: the text is chosen once a value
-    /// has begun in it (the draft is no longer empty). `None` once it failed: the replay's
-    /// stream, fed the same chunks, would stop at the last one held, so no more is held.
+    /// has begun in it (the draft is no longer empty). `None` once it failed under
+    /// `--strict`: the replay's stream, fed the same chunks, would stop at the last one
+    /// held, so no more is held.
     probe: Option<settled::DynamicStream>,
+    strict: bool,
     /// A decoding error, returned once the held text before it has been replayed.
     failed: Option<settled::provider::DecodeError>,
     /// The finish reason, once seen.
@@ -254,7 +267,9 @@ impl Provided {
             queue: std::collections::VecDeque::new(),
             channel: None,
             held: Vec::new(),
+            seen: 0,
             probe: Some(settled::DynamicStream::with_options(options.clone())),
+            strict: options.strict,
             failed: None,
             finish: None,
             ended: false,
@@ -274,35 +289,47 @@ impl Provided {
                     Some(_) => {}
                     None if channel == Channel::Text => self.hold(text),
                     None => {
-                        // A tool call before any value in the text: its arguments are
-                        // the document, and the text before them is not part of it.
-                        self.channel = Some(channel);
-                        self.held = Vec::new();
-                        self.probe = None;
+                        self.choose_tool(channel);
                         self.queue.push_back(text);
                     }
                 },
+                // A tool call begins (its arguments may all be in later deltas, or be
+                // empty).
+                Delta::ToolStart { index, .. } if self.channel.is_none() => {
+                    self.choose_tool(Channel::Tool(index));
+                }
                 Delta::Finish(reason) => self.finish = Some(reason),
                 Delta::ToolStart { .. } => {}
             }
         }
     }
 
-    /// Holds one delta of the assistant's text, or chooses the text once a value has begun.
+    /// A tool call before any value in the text: its arguments are the document, and the
+    /// text before them is not part of it.
+    fn choose_tool(&mut self, channel: settled::provider::Channel) {
+        self.channel = Some(channel);
+        self.held = Vec::new();
+        self.probe = None;
+    }
+
+    /// Holds one delta of the assistant's text, or chooses the text (see [`Provided`]).
     fn hold(&mut self, text: String) {
+        self.seen = self.seen.saturating_add(text.len());
+        let over = self.seen > HOLD_BYTES || self.held.len() >= HOLD_DELTAS;
         let Some(probe) = &mut self.probe else {
+            // Strict, and the text failed: what follows is not needed to report it.
+            if over {
+                self.choose_text();
+            }
             return;
         };
-        let began = match probe.feed(text.as_bytes()) {
-            Ok(()) => probe.draft().is_some(),
-            Err(_) => {
-                self.probe = None;
-                false
-            }
-        };
+        let result = probe.feed(text.as_bytes());
+        let began = probe.draft().is_some();
         self.held.push(text);
-        if began {
-            self.choose_text();
+        match result {
+            Ok(()) if !began && !over => {}
+            Err(_) if self.strict && !over => self.probe = None,
+            _ => self.choose_text(),
         }
     }
 

@@ -611,9 +611,80 @@ fn an_example_value_in_the_text_wins_over_a_later_tool_call_unless_strict() {
     for says in [
         "if a tool call follows, its arguments are the document",
         "even an example object in prose, the text is the document and a later tool call is not read",
-        "under --strict, JSON inside prose is no value, so the tool call is read",
+        "Under --strict, JSON inside prose is no value, so the tool call is read",
+        "so too once the text fails (past --idle-limit or --max-bytes) or more than 1 MiB of it is held",
         "a body that is not an event stream (an HTTP error's JSON) is `invalid`",
     ] {
         assert!(help.contains(says), "{says:?} in {help}");
     }
+}
+
+#[test]
+fn text_that_fails_or_outgrows_the_hold_is_the_document_even_if_a_tool_call_follows() {
+    let call = ["{\"city\": \"Paris\"}"];
+    // Past the idle limit the prose gives up there, promptly: the tool call after it is not
+    // awaited (a live stream of prose would otherwise be read to its end).
+    let body = openai_body(&["abc", "def", "ghi", "jkl"], &call, "tool_calls");
+    let run = cli(
+        &["replay", "--sse", "openai", "--idle-limit", "5"],
+        body.as_bytes(),
+    );
+    assert_eq!(error_of(&run).0, "no_structure", "{}", run.stdout);
+    assert_eq!(run.chunk_lines().len(), 2, "{}", run.stdout);
+    // A delta that begins a value and passes the byte cap: the text, too large.
+    let body = openai_body(
+        &["For example {\"q\": \"x\"} is the form. "],
+        &call,
+        "tool_calls",
+    );
+    let run = cli(
+        &["replay", "--sse", "openai", "--max-bytes", "20"],
+        body.as_bytes(),
+    );
+    assert_eq!(error_of(&run), ("too_large", 20), "{}", run.stdout);
+    // More than 1 MiB of reasoning before the call: the text is the document, lenient or
+    // strict (held text is bounded).
+    let think = "x".repeat(64 * 1024);
+    let mut text = vec!["<think>"];
+    text.extend(std::iter::repeat_n(think.as_str(), 17));
+    let body = openai_body(&text, &call, "tool_calls");
+    for args in [
+        &["replay", "--sse", "openai", "--emit", "final"][..],
+        &["replay", "--sse", "openai", "--emit", "final", "--strict"],
+    ] {
+        let run = cli(args, body.as_bytes());
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stdout);
+        assert_ne!(run.done()["value"], json!({"city": "Paris"}), "{args:?}");
+    }
+    // Within the hold, the same reasoning is dropped for the call.
+    let body = openai_body(&text[..10], &call, "tool_calls");
+    let run = cli(
+        &["replay", "--sse", "openai", "--emit", "final"],
+        body.as_bytes(),
+    );
+    assert_eq!(
+        run.done()["value"],
+        json!({"city": "Paris"}),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_tool_call_with_no_arguments_still_drops_the_prose_before_it() {
+    let events = [
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Let me get the time."}}),
+        json!({"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "t", "name": "now", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": ""}}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+    ];
+    let body: String = events
+        .iter()
+        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+        .collect();
+    let run = cli(&["replay", "--sse", "anthropic"], body.as_bytes());
+    // The prose is not the document: nothing was replayed, and nothing counted.
+    assert_eq!(run.chunk_lines().len(), 0, "{}", run.stdout);
+    assert_eq!(error_of(&run), ("no_structure", 0), "{}", run.stdout);
 }

@@ -59,6 +59,10 @@ fn other_bodies_are_refused_with_their_start() {
     // A JSON body without an error: most likely a request made without streaming.
     let whole = refusal(r#"{"id": "chatcmpl-1", "choices": [{"message": {"content": "{}"}}]}"#);
     assert!(whole.contains("without streaming"), "{whole}");
+    // `"error": null` is no error (some servers send it on every response).
+    let null = refusal(r#"{"id": "chatcmpl-1", "choices": [], "error": null}"#);
+    assert!(null.contains("without streaming"), "{null}");
+    assert!(!null.contains("the provider sent an error"), "{null}");
 }
 
 #[test]

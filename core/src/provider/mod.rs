@@ -371,7 +371,12 @@ fn not_event_stream(head: &[u8]) -> DecodeError {
         let start = text.find("\n{").map_or(0, |i| i + 1);
         serde_json::from_str(text.get(start..).unwrap_or_default()).ok()
     });
-    if let Some(error) = json.as_ref().and_then(|v| v.get("error")) {
+    // `"error": null` (some servers send it on every response) is no error.
+    let error = json
+        .as_ref()
+        .and_then(|v| v.get("error"))
+        .filter(|e| !e.is_null());
+    if let Some(error) = error {
         let message = match error {
             Value::String(message) => message.clone(),
             _ => match error.get("message").and_then(Value::as_str) {
