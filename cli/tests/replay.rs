@@ -461,6 +461,14 @@ fn openai_body(text: &[&str], arguments: &[&str], finish: &str) -> String {
     body
 }
 
+/// An Anthropic messages stream of `events`, each under its own `event:` line.
+fn anthropic_body(events: &[Value]) -> String {
+    events
+        .iter()
+        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+        .collect()
+}
+
 #[test]
 fn prose_before_a_tool_call_is_not_part_of_the_arguments() {
     let prose = ["I'll look ", "that up for you.\n\n"];
@@ -499,10 +507,7 @@ fn prose_before_a_tool_call_is_not_part_of_the_arguments() {
         json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "}"}}),
         json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
     ];
-    let body: String = events
-        .iter()
-        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
-        .collect();
+    let body = anthropic_body(&events);
     let run = cli(
         &["replay", "--sse", "anthropic", "--strict"],
         body.as_bytes(),
@@ -679,10 +684,7 @@ fn a_tool_call_with_no_arguments_still_drops_the_prose_before_it() {
         json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": ""}}),
         json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
     ];
-    let body: String = events
-        .iter()
-        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
-        .collect();
+    let body = anthropic_body(&events);
     let run = cli(&["replay", "--sse", "anthropic"], body.as_bytes());
     // The prose is not the document: nothing was replayed, and nothing counted.
     assert_eq!(run.chunk_lines().len(), 0, "{}", run.stdout);
