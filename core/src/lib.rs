@@ -195,7 +195,10 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
 ///
 /// The final value is assembled from what settled, the way serde's own derive reads the
-/// struct (every attribute above gives serde's verdict). A hand-written
+/// struct (every attribute above gives serde's verdict), with one exception: a map (or
+/// `serde_json::Value`, or a flattened map) that repeats a key is refused with a
+/// [`Validation`](ErrorKind::Validation) error at the repeat, where serde keeps the last
+/// value, since the first has settled and been reported. A hand-written
 /// `impl Deserialize` for a struct that derives `StreamingModel` is not called: to stream
 /// a type whose `Deserialize` validates or converts, mark the fields of that type
 /// `#[settled(atomic)]` (serde then reads each one whole) and do not derive

@@ -17,7 +17,11 @@ pub(crate) fn rejected_root(scanner: &Scanner, rejected: &Rejected) -> Error {
 
 fn at(scanner: &Scanner, path: String, rejected: &Rejected) -> Error {
     let span = rejected.span.clone();
-    let text = scanner.clean_text(span.clone()).filter(|t| !t.is_empty());
+    // A container's own rejection (a missing field or element) points at its closing
+    // bracket: no value the model wrote.
+    let text = scanner
+        .clean_text(span.clone())
+        .filter(|t| !matches!(*t, b"" | b"}" | b"]"));
     let value = text.map(|t| shorten(&String::from_utf8_lossy(t)));
     let position = scanner.clean_position(span.start);
     let validation = Validation {

@@ -376,6 +376,14 @@ fn error_messages_read_well() {
         .unwrap();
     let e = stream.finish().unwrap_err();
     show("validation at finish", e.to_string(), e.feedback());
+    // A missing field: serde's verdict at the closing brace, which is no value written.
+    let mut stream = Review::stream();
+    let e = stream
+        .feed(br#"{"verdict": "ship", "reasons": ["a"]}"#)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(e.value(), None);
+    show("missing field", e.to_string(), e.feedback());
     insta::assert_snapshot!(out);
 }
 
