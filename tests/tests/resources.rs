@@ -88,6 +88,18 @@ fn run_case(name: &str) -> u64 {
             }
             input.len() as u64
         }
+        "deep_unclosed_in_chunks" => {
+            // Open containers whose text is released chunk after chunk: each release once
+            // searched the positions kept for every open container (minutes, not seconds).
+            let input = r#"[{"a":"#.repeat(200_000);
+            let options = Options::default().max_depth(1_000_000);
+            let mut stream = DynamicStream::with_options(options);
+            for chunk in input.as_bytes().chunks(1000) {
+                stream.feed(chunk).unwrap();
+            }
+            assert_eq!(stream.finish().unwrap_err().kind(), ErrorKind::Truncated);
+            input.len() as u64
+        }
         "typed_deep_raised_cap" => {
             // A typed stream stops at serde_json's limit whatever the cap.
             #[derive(Debug, serde::Deserialize, settled::StreamingModel)]
@@ -200,6 +212,11 @@ fn settled_paths_cost_memory_only_when_read() {
 #[test]
 fn deep_nesting_under_a_raised_cap_is_linear_and_bounded() {
     assert_bounded("deep_arrays_raised_cap", Duration::from_secs(120));
+}
+
+#[test]
+fn releasing_text_under_deep_open_containers_is_linear() {
+    assert_bounded("deep_unclosed_in_chunks", Duration::from_secs(120));
 }
 
 #[test]

@@ -677,7 +677,8 @@ impl Scanner {
             return crate::error::line_column(&self.clean, at);
         }
         if at < window.base {
-            return match self.anchors.iter().find(|(start, _)| *start == at) {
+            let known = self.anchors.binary_search_by_key(&at, |&(start, _)| start);
+            return match known.ok().and_then(|i| self.anchors.get(i)) {
                 Some(&(_, position)) => position,
                 None => (window.line, window.column),
             };
@@ -775,7 +776,13 @@ impl Scanner {
                     anchors.push((frame.start, position));
                 }
                 None => {
-                    let known = self.anchors.iter().find(|(s, _)| *s == frame.start);
+                    // The anchors are in the stack's order, by start: a search, not a
+                    // scan (a scan per frame made deep nesting quadratic).
+                    let known = self
+                        .anchors
+                        .binary_search_by_key(&frame.start, |&(start, _)| start)
+                        .ok()
+                        .and_then(|i| self.anchors.get(i));
                     anchors.extend(known.copied());
                 }
             }
