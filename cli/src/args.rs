@@ -52,7 +52,8 @@ Feeds a recorded model response to the settled scanner and prints one NDJSON lin
   --keep-last       a second JSON value after the first replaces it (default: the first
                     is kept and the rest ignored)
   --idle-limit N    bytes of prose before any value after which the stream gives up with
-                    `no_structure` (default 262144)
+                    `no_structure` (default 262144); a <think> block does not count,
+                    so a reasoning loop runs to --max-bytes
   --stall-limit N   bytes of whitespace in a row inside the value after which it ends
                     with `stalled` (default: no limit)
 

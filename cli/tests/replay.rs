@@ -690,3 +690,21 @@ fn a_tool_call_with_no_arguments_still_drops_the_prose_before_it() {
     assert_eq!(run.chunk_lines().len(), 0, "{}", run.stdout);
     assert_eq!(error_of(&run), ("no_structure", 0), "{}", run.stdout);
 }
+
+#[test]
+fn an_empty_input_under_strict_has_no_value_of_any_kind() {
+    // Strict reads any JSON value as the root, so the message names no shape.
+    for input in [&b""[..], b"  \n"] {
+        let run = cli(&["replay", "--strict"], input);
+        assert_eq!(error_of(&run).0, "no_structure");
+        let message = run.done()["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("no JSON value in the input"),
+            "{message}"
+        );
+    }
+    // Lenient reads objects and arrays only, and says so.
+    let run = cli(&["replay"], b"42");
+    let message = run.done()["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("no JSON object or array"), "{message}");
+}

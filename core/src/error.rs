@@ -61,6 +61,8 @@ pub(crate) enum Reason {
     EofWhileParsingValue,
     EofInTentativeRoot,
     EofBeforeValue,
+    /// Strict mode, where any JSON value is a root: the input held none.
+    EofBeforeStrictValue,
     EofAfterFalseStart(u64),
     /// The source ended the input early, for the cause it named (a provider's token
     /// limit: its finish reason on the wire).
@@ -100,9 +102,11 @@ impl Reason {
             | EofWhileParsingValue
             | EofInTentativeRoot
             | Cut(_) => ErrorKind::Truncated,
-            EofBeforeValue | EofAfterFalseStart(_) | EofInThink | IdleLimit(_) => {
-                ErrorKind::NoStructure
-            }
+            EofBeforeValue
+            | EofBeforeStrictValue
+            | EofAfterFalseStart(_)
+            | EofInThink
+            | IdleLimit(_) => ErrorKind::NoStructure,
             TooLarge(_) => ErrorKind::TooLarge,
             TooDeep(_) => ErrorKind::TooDeep,
             Validation => ErrorKind::Validation,
@@ -123,6 +127,7 @@ impl fmt::Display for Reason {
             EofWhileParsingValue => f.write_str("EOF while parsing a value"),
             EofInTentativeRoot => f.write_str("EOF while parsing a value that began in prose"),
             EofBeforeValue => f.write_str("no JSON object or array in the input"),
+            EofBeforeStrictValue => f.write_str("no JSON value in the input"),
             Cut(cause) => write!(
                 f,
                 "the input was cut short (`{cause}`) before the value was complete"

@@ -426,6 +426,9 @@ impl Scanner {
                 }
             }
             State::ThinkBody => Reason::EofInThink,
+            State::ValueStart if self.stack.is_empty() && self.options.strict => {
+                Reason::EofBeforeStrictValue
+            }
             State::ValueStart if self.stack.is_empty() => Reason::EofBeforeValue,
             _ if self.tentative => Reason::EofInTentativeRoot,
             State::Str | State::Key => Reason::EofWhileParsingString,
