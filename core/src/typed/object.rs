@@ -727,6 +727,7 @@ impl<'d, F> Reply<'d, F> {
 
 /// Field of type `M` (in `slot`), reported as `settled(value)`; fields settled inside it
 /// are reported as `inner(field)`.
+#[inline]
 pub fn field<'d, M: StreamingModel, F: 'static>(
     op: Op<'_, '_>,
     slot: &'d mut Option<M::Draft>,
@@ -790,6 +791,7 @@ where
 
 /// A vector field of type `M` with elements `E`: [`field`], and each element reported as
 /// `item(index, value)` (fields inside an element as `inner(index, field)`).
+#[inline]
 pub fn field_items<'d, M: StreamingModel, E: StreamingModel, F: 'static>(
     op: Op<'_, '_>,
     slot: &'d mut Option<M::Draft>,
@@ -899,6 +901,7 @@ pub fn check_constraints<V>(
 
 /// A field with nothing inside that settles on its own, and no constraint: [`field`]
 /// without the inner fields and the check.
+#[inline]
 pub fn leaf<'d, M: StreamingModel, F: 'static>(
     op: Op<'_, '_>,
     slot: &'d mut Option<M::Draft>,

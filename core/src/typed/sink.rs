@@ -292,10 +292,15 @@ impl<T: StreamingModel> TypedSink<T> {
     }
 
     /// Gives the rejections of the frame at `level` their paths from the root.
+    #[inline]
     fn record(&mut self, out: &mut Out, level: usize) {
-        if out.rejected.is_empty() {
-            return;
+        if !out.rejected.is_empty() {
+            self.record_rejections(out, level);
         }
+    }
+
+    #[cold]
+    fn record_rejections(&mut self, out: &mut Out, level: usize) {
         for (rejected, member) in out.rejected.drain(..) {
             let mut steps: Vec<Step<'_>> = Vec::new();
             let upto = if member { level + 1 } else { level };
@@ -312,12 +317,18 @@ impl<T: StreamingModel> TypedSink<T> {
 
     /// A field settled at `level`: each ancestor wraps it as its own, down to the root's
     /// fields (the depth is the cost, once per settled value).
+    #[inline]
     fn propagate(&mut self, out: &mut Out, level: usize) {
         // Nobody wants the field (`push`): it stays in its frame's outbox, overwritten by
         // the next.
-        if !std::mem::take(&mut out.emitted) || !self.events {
-            return;
+        if std::mem::take(&mut out.emitted) && self.events {
+            self.wrap_up(level);
         }
+    }
+
+    /// Wraps the field the frame at `level` emitted as each ancestor's, into the root's
+    /// fields.
+    fn wrap_up(&mut self, level: usize) {
         for l in (1..=level).rev() {
             let (below, above) = self.stack.split_at_mut(l);
             let (Some(parent), Some(child)) = (below.last_mut(), above.first_mut()) else {
