@@ -30,7 +30,8 @@
 //! is held back and dropped if a tool call follows (the arguments are then the document);
 //! once a value has begun in the text, even an example object in prose, the text is the
 //! document and a later tool call is not read, since its settled values have been
-//! reported already. Under `--strict` JSON inside prose is no value, so the tool call is
+//! reported already (so too once the text fails a limit or more than 1 MiB of it is
+//! held). Under `--strict` JSON inside prose is no value, so the tool call is
 //! read; to read a reply's tool calls whatever its text says, use [`ToolStreams`] (or feed
 //! a stream only the [`Channel::Tool`] deltas).
 
