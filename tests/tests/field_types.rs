@@ -718,6 +718,48 @@ fn flattened_maps_inside_flattened_structs_and_under_deny_unknown_fields_follow_
     for doc in [r#"{"id":1,"x":2}"#, r#"{"x":2,"id":1}"#, r#"{"id":1}"#] {
         same::<Deny>(doc);
     }
+    // serde reads a struct that flattens fields of its own (`Twice`, `Inner`) as a map,
+    // which leaves the keys it reads to the fields flattened after it: with other keys
+    // after it, or with its map declared last, each value still goes to one place. (The
+    // shapes where serde gives a value to two fields are refused at compile time:
+    // tests/ui/fail/flatten-map.rs.)
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    struct Other {
+        p: u8,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    struct Deep {
+        b: u8,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    struct Twice {
+        a: u8,
+        #[serde(flatten)]
+        deep: Deep,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    struct NestedThenOther {
+        #[serde(flatten)]
+        nested: Twice,
+        #[serde(flatten)]
+        other: Other,
+    }
+    #[derive(Debug, PartialEq, Serialize, Deserialize, StreamingModel)]
+    struct OtherThenMapInside {
+        #[serde(flatten)]
+        other: Other,
+        #[serde(flatten)]
+        inner: Inner,
+    }
+    for doc in [
+        r#"{"a":1,"b":2,"p":3,"x":4}"#,
+        r#"{"p":3,"x":4,"b":2,"a":1}"#,
+        r#"{"a":1,"b":2,"x":4}"#,
+        r#"{"a":1,"b":2,"p":"s"}"#,
+    ] {
+        same::<NestedThenOther>(doc);
+        same::<OtherThenMapInside>(doc);
+    }
     // An alias and a name read as one enum key: the second is a duplicate, refused at its
     // key (serde keeps the last; a settled value never changes).
     #[derive(Debug, PartialEq, Deserialize, StreamingModel)]

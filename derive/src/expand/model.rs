@@ -327,31 +327,14 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
         }
     });
     let rest = match rest {
-        Some(own) => {
-            // Both this struct's map and a flattened struct's would take the other keys
-            // (serde gives them to both): refused where the types are known.
-            let checks = cx.generics().params.is_empty().then(|| {
-                let flat = cx
-                    .fields
-                    .iter()
-                    .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty));
-                let streams = flat.map(|f| cx.stream(f));
-                quote! {
-                    #(const _: () = ::core::assert!(
-                        !<#streams as __p::Object>::REST,
-                        "a struct with a flattened map cannot flatten a struct that has one too",
-                    );)*
-                }
-            });
-            let _ = &checks;
-            own(checks.unwrap_or_default())
-        }
+        Some(own) => own(flatten_checks(cx)),
         None if !inner_rests.is_empty() => {
             let flat = cx
                 .fields
                 .iter()
                 .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty));
             let streams = flat.map(|f| cx.stream(f));
+            let checks = flatten_checks(cx);
             quote! {
                 const REST: bool = false #(|| <#streams as __p::Object>::REST)*;
 
@@ -360,6 +343,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                     __o: __p::Op<'_, '_>,
                     __d: &'__d mut Self::Draft,
                 ) -> __p::Reply<'__d, Self::Field> {
+                    #checks
                     #(#inner_rests)*
                     __p::Reply::Wrapped(__p::None)
                 }
@@ -404,6 +388,61 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             #rest
         }
     }
+}
+
+/// The flattened structs whose keys serde gives to another flattened field too, refused
+/// where the types are known (a constant cannot name a generic model's parameters): a
+/// struct that flattens fields of its own is read as a map and takes none of its keys
+/// from the ones the fields after it see, so a flattened map beside it gets them as well,
+/// and a map flattened inside it gets the keys of the structs flattened after it. A stream
+/// sends each value to one place. Each check is spanned at the struct's field.
+fn flatten_checks(cx: &Cx<'_>) -> TokenStream {
+    if !cx.generics().params.is_empty() {
+        return TokenStream::new();
+    }
+    let map = cx
+        .fields
+        .iter()
+        .find(|f| f.flatten && crate::shape::is_std_map(f.ty));
+    let structs: Vec<&Field<'_>> = cx
+        .fields
+        .iter()
+        .copied()
+        .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty))
+        .collect();
+    let checks = structs.iter().enumerate().filter_map(|(i, f)| {
+        let stream = cx.stream(f);
+        let name = &f.ident;
+        let span = syn::spanned::Spanned::span(f.ty);
+        if let Some(map) = map {
+            let map = &map.ident;
+            let message = format!(
+                "`{name}` flattens fields of its own, so serde reads it as a map and the \
+                 flattened map `{map}` gets its keys too, which a stream cannot send to both: \
+                 flatten the fields of `{name}` into this struct directly, or drop `{map}`"
+            );
+            return Some(quote_spanned! {span=>
+                const _: () = ::core::assert!(
+                    <#stream as __p::Object>::KEYS.lookup.is_none(),
+                    #message,
+                );
+            });
+        }
+        let later = structs.get(i + 1..)?.iter().map(|g| g.ident.to_string());
+        let later: Vec<String> = later.map(|g| format!("`{g}`")).collect();
+        if later.is_empty() {
+            return None;
+        }
+        let later = later.join(", ");
+        let message = format!(
+            "`{name}` has a flattened map, and serde gives it the keys of {later} (flattened \
+             after it) too, which a stream cannot send to both: declare `{name}` last"
+        );
+        Some(quote_spanned! {span=>
+            const _: () = ::core::assert!(!<#stream as __p::Object>::REST, #message);
+        })
+    });
+    quote! { #(#checks)* }
 }
 
 /// One field's arm: the generic helper for its type, with its variants and constraint.

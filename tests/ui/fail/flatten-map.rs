@@ -48,4 +48,36 @@ struct BothTakeTheRest {
     rest: HashMap<String, u8>,
 }
 
+// serde reads a struct that flattens fields of its own as a map, which takes none of the
+// keys it reads from the ones the fields after it see: a flattened map beside it gets them
+// too, and a map flattened inside it gets the keys of the structs flattened after it.
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Inner {
+    a: u32,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct Mid {
+    m: String,
+    #[serde(flatten)]
+    inner: Inner,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct NestedBesideMap {
+    #[serde(flatten)]
+    mid: Mid,
+    #[serde(flatten)]
+    extra: HashMap<String, u32>,
+}
+
+#[derive(Debug, Deserialize, StreamingModel)]
+struct MapInsideFirst {
+    #[serde(flatten)]
+    inner: WithRest,
+    #[serde(flatten)]
+    meta: Meta,
+}
+
 fn main() {}
