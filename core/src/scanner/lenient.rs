@@ -48,7 +48,7 @@ impl Scanner {
         let at = i + skip;
         match tail.first() {
             None => Ok(at),
-            Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) => {
+            Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) || self.citation(c) => {
                 // A typed stream knows its root's shape: `as noted in [1]` is prose.
                 self.preamble.prose_seen = true;
                 Ok(at + 1)
@@ -73,6 +73,13 @@ impl Scanner {
     /// serde then says what is wrong with it).
     fn wrong_shape(&self, c: u8) -> bool {
         self.preamble.prose_seen && self.root_shape.is_some_and(|object| object != (c == b'{'))
+    }
+
+    /// `c` opens an array in prose after an empty container in prose (`Result: []. See
+    /// [1].`): a list or a citation in the text around that answer, not a later answer (an
+    /// object, or a fenced value, still is one).
+    fn citation(&self, c: u8) -> bool {
+        c == b'[' && self.preamble.prose_seen && !self.done && self.empty_root.is_some()
     }
 
     /// Bytes of a fence marker count as prose for the idle limit, as the prose around

@@ -87,6 +87,17 @@ fn stop(reason: Reason, at: usize) -> Stop {
     }
 }
 
+/// An empty container that closed in prose (see `Scanner::empty_root`).
+#[derive(Debug, Clone)]
+struct EmptyRoot {
+    object: bool,
+    /// Where it began: input offset, line and column.
+    offset: u64,
+    position: (u64, u64),
+    /// It opened past the depth cap: its error, if it turns out to be the value.
+    too_deep: Option<Error>,
+}
+
 /// A resumable JSON scanner. Feed it chunks; it calls a [`Sink`] for every event and copies
 /// the value's own bytes (without prose, comments or trailing commas) to a clean buffer.
 ///
@@ -161,6 +172,10 @@ pub struct Scanner {
     scan_line_start: u64,
     /// Offset of the last tentative root dropped, for the `NoStructure` message.
     false_start: Option<u64>,
+    /// An empty container that closed in prose (`- [ ] task`, "use `{}` here"): it
+    /// confirmed no member, so it is prose unless no other root comes before the input
+    /// ends; then it is the value.
+    empty_root: Option<EmptyRoot>,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,
     /// Clean-buffer offset where a second root's text begins (the first root's length).
@@ -239,6 +254,7 @@ impl Scanner {
             scan_line: 1,
             scan_line_start: 0,
             false_start: None,
+            empty_root: None,
             done: false,
             second_start: 0,
             previous: None,
@@ -419,6 +435,11 @@ impl Scanner {
                 self.state = State::AfterRoot;
                 return Ok(());
             }
+            State::Prose | State::FenceTicks | State::FenceTag | State::ThinkOpen
+                if self.empty_root.is_some() =>
+            {
+                return self.emit_empty_root(sink);
+            }
             State::Prose | State::FenceTicks | State::FenceTag | State::ThinkOpen => {
                 match self.false_start {
                     Some(offset) => Reason::EofAfterFalseStart(offset),
@@ -571,6 +592,51 @@ impl Scanner {
         self.ws_run = 0;
     }
 
+    /// The tentative first root closed at `i` with no member: it is dropped as prose, and
+    /// the first such one is kept in case no other root comes.
+    fn empty_in_prose(&mut self, object: bool, i: usize) -> usize {
+        if self.empty_root.is_none() {
+            self.empty_root = Some(EmptyRoot {
+                object,
+                offset: self.root_offset,
+                position: self.root_position,
+                too_deep: self.deep.as_ref().map(|deep| deep.error.clone()),
+            });
+        }
+        self.drop_root();
+        i + 1
+    }
+
+    /// The input ended in prose after an empty container and no other root: that
+    /// container is the value, sent to the sink whole.
+    fn emit_empty_root<S: Sink>(&mut self, sink: &mut S) -> Result<(), Error> {
+        let Some(empty) = self.empty_root.take() else {
+            return Ok(());
+        };
+        if let Some(error) = empty.too_deep {
+            return Err(self.fail_with(error));
+        }
+        let object = empty.object;
+        self.clear_clean();
+        self.root_offset = empty.offset;
+        self.root_position = empty.position;
+        self.false_start = None;
+        self.clean
+            .extend_from_slice(if object { b"{}" } else { b"[]" });
+        let raw = self.raw(0..2);
+        if object {
+            sink.begin_object();
+            sink.end_object(raw);
+        } else {
+            sink.begin_array();
+            sink.end_array(raw);
+        }
+        self.stack.clear();
+        self.state = State::AfterRoot;
+        self.done = true;
+        Ok(())
+    }
+
     /// The tentative root's first member is confirmed (its value began as a string or a
     /// container, or a separator followed its number or literal): send the sink the
     /// containers, the key and the scalar that were held back.
@@ -579,6 +645,9 @@ impl Scanner {
             return;
         }
         self.tentative = false;
+        if !self.done {
+            self.empty_root = None;
+        }
         // A root past the depth cap is only being looked at (see `deep`): nothing of it is
         // sent, nor does it replace a complete value.
         if self.deep.is_some() {

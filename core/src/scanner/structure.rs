@@ -257,6 +257,15 @@ impl Scanner {
 
     /// Closes the innermost container at `i`: it settles.
     pub(super) fn close<S: Sink>(&mut self, i: usize, sink: &mut S) -> Step {
+        if self.tentative && !self.done {
+            if let [root] = self.stack.as_slice() {
+                if !root.has_member && self.scalar_pending.is_none() {
+                    // An empty container in prose confirms nothing. (A second root is
+                    // one whatever it holds: the policy for a second value decides.)
+                    return Ok(self.empty_in_prose(root.object, i));
+                }
+            }
+        }
         self.confirm(sink);
         let Some(frame) = self.stack.pop() else {
             return Err(stop(Reason::TrailingCharacters, i));

@@ -247,24 +247,62 @@ fn false_starts_never_show_in_a_snapshot() {
     let inputs = [
         "fill in the {fields} and see [user 1], then ```json\n{\"a\": \"b\"}\n```",
         "Use {\"name\" or [x] ... no: {\"a\": \"b\"}",
+        // An empty container in prose confirms no member: a mention, not the answer.
         "The set {} is empty but {\"a\": \"b\"} is not",
+        "TODO:\n- [ ] check\n- [x] done\n```json\n{\"a\": \"b\"}\n```",
+        "Use `{}` or [ /* none */ ] as a placeholder. {\"a\": \"b\"}",
     ];
     for input in inputs {
-        let chunks: Vec<&[u8]> = input.as_bytes().chunks(1).collect();
-        let (r, snaps) = replay(&lenient(), &chunks);
-        let expected = if input.contains("The set") {
-            "{}"
-        } else {
-            r#"{"a":"b"}"#
-        };
-        assert_eq!(r.ok().as_deref(), Some(expected), "{input:?}");
-        for snap in snaps.iter().flatten() {
-            assert!(
-                snap == "{}" || snap.starts_with(r#"{"a""#),
-                "false start leaked into {snap} for {input:?}"
-            );
+        for size in [1, 7, input.len()] {
+            let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+            let (r, snaps) = replay(&lenient(), &chunks);
+            assert_eq!(r.ok().as_deref(), Some(r#"{"a":"b"}"#), "{input:?}");
+            // (`{}` is the real root begun: after a fence it shows at once.)
+            for snap in snaps.iter().flatten() {
+                assert!(
+                    snap == "{}" || snap.starts_with(r#"{"a""#),
+                    "false start leaked into {snap} for {input:?}"
+                );
+            }
         }
     }
+}
+
+#[test]
+fn an_empty_container_in_prose_is_the_value_when_no_other_comes() {
+    for (input, value) in [
+        ("The list is empty: []", "[]"),
+        ("Nothing to report: { }.\nDone.", "{}"),
+        ("- [ ] first\n- [ ] second", "[]"),
+        ("See [] then [x] and {fields}", "[]"),
+        // An array in the prose after it is a list or a citation, not a later answer.
+        ("Result: []. See [1] and [2, 3].", "[]"),
+    ] {
+        for size in [1, 7, input.len()] {
+            let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+            let (r, snaps) = replay(&lenient(), &chunks);
+            assert_eq!(
+                r.ok().as_deref(),
+                Some(value),
+                "{input:?} in {size}-byte chunks"
+            );
+            // Held back until the input ends: no snapshot shows it before.
+            assert!(snaps.iter().all(Option::is_none), "{input:?}: {snaps:?}");
+        }
+    }
+    // The first of several is the value, as the first complete root would be.
+    let (r, _) = replay(&lenient(), &[b"a [] b {} c"]);
+    assert_eq!(r.ok().as_deref(), Some("[]"));
+    // One that opened past the depth cap is too deep, if it is the value.
+    let (r, _) = replay(&lenient().max_depth(0), &[b"Sure: [] ok"]);
+    assert_eq!(
+        r.map_err(|e| (e.kind(), e.offset())),
+        Err((crate::ErrorKind::TooDeep, 6))
+    );
+    // After a complete root, an empty one is a second value like any other: the policy
+    // for a second value decides (kept first, with a warning).
+    let (r, _) = replay(&lenient(), &[b"{\"a\": 1} and then - [ ] todo"]);
+    assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#));
 }
 
 #[test]
