@@ -11,6 +11,11 @@
 pub struct Options {
     /// RFC 8259 only: one value with whitespace around it. Default `false` (lenient: prose,
     /// fences, `<think>` blocks, comments and trailing commas are tolerated).
+    ///
+    /// Leniently, a `{` or `[` in prose is the value only once its first member is
+    /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
+    /// comes before the input ends (`- [ ] task` before a fenced answer is prose; after
+    /// an empty one, an array in prose is a list or a citation, not the answer).
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,
