@@ -71,10 +71,17 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
             Err(e) => return Err(e.into()),
         };
         if next == Next::End {
+            let reported = stream.settled().count();
             outcome = Some(match chunks.finish_reason() {
                 Some(reason) => end(&mut stream, reason),
                 None => stream.end_input(),
             });
+            // The chunk's line went out before the input ended, and the end settled a
+            // value (a root number): the chunk's line again, with what settled since.
+            if printed && stream.settled().count() > reported {
+                let (emit, skip) = (replay.emit, reported);
+                write_chunk_from(&mut out, &mut line, emit, index, &stream, skip)?;
+            }
         }
         if !printed {
             write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
@@ -104,6 +111,12 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
         }
         Err(error) => {
             write_error(&mut line, &error);
+            // The last good snapshot: what `--emit final` would otherwise lose.
+            line.push_str(r#","snapshot":"#);
+            match stream.draft() {
+                Some(value) => value.write_json(&mut line),
+                None => line.push_str("null"),
+            }
             false
         }
     };
@@ -146,6 +159,18 @@ fn write_chunk(
     index: u64,
     stream: &DynamicStream,
 ) -> io::Result<()> {
+    write_chunk_from(out, line, emit, index, stream, 0)
+}
+
+/// [`write_chunk`] listing the settled values after the first `skip`.
+fn write_chunk_from(
+    out: &mut impl Write,
+    line: &mut String,
+    emit: Emit,
+    index: u64,
+    stream: &DynamicStream,
+    skip: usize,
+) -> io::Result<()> {
     if emit == Emit::Final {
         return Ok(());
     }
@@ -160,7 +185,7 @@ fn write_chunk(
         out.write_all(line.as_bytes())?;
     }
     out.write_all(br#","settled":["#)?;
-    for (i, (path, value)) in stream.settled().enumerate() {
+    for (i, (path, value)) in stream.settled().skip(skip).enumerate() {
         if i > 0 {
             out.write_all(b",")?;
         }
@@ -248,6 +273,10 @@ fn write_error(line: &mut String, error: &Error) {
     push_json_str(line, &error.to_string());
     line.push_str(r#","offset":"#);
     line.push_str(&error.offset().to_string());
+    line.push_str(r#","line":"#);
+    line.push_str(&error.line().to_string());
+    line.push_str(r#","column":"#);
+    line.push_str(&error.column().to_string());
     line.push('}');
 }
 

@@ -235,6 +235,15 @@ fn truncated_prints_every_chunk_then_the_error() {
     assert_eq!(error_of(&run), ("truncated", 13));
     assert_eq!(run.chunk_lines().len(), 5);
     assert_eq!(run.chunk_lines()[4]["snapshot"], json!({"a": "unfini"}));
+    // The done line keeps the last good snapshot and says where, in lines and columns too:
+    // `--emit final` loses nothing.
+    let fin = cli(&["replay", "--emit", "final"], b"Sure:\n{\"a\": \"unfini");
+    let done = fin.done();
+    assert_eq!(
+        (&done["error"]["line"], &done["error"]["column"]),
+        (&json!(2), &json!(14))
+    );
+    assert_eq!(done["snapshot"], json!({"a": "unfini"}));
 }
 
 #[test]
@@ -362,6 +371,39 @@ fn a_live_stream_prints_each_chunk_as_it_arrives() {
     assert_eq!(
         rest.last().unwrap(),
         r#"{"done":true,"value":{"a":"hello"}}"#
+    );
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn a_live_root_number_settles_in_a_line_when_the_input_ends_later() {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_settled"))
+        .args(["replay", "--strict"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(b"12").unwrap();
+    stdin.flush().unwrap();
+    // The chunk's line goes out while the input is open: the number is not settled yet.
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let first: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(first, json!({"chunk": 0, "snapshot": null, "settled": []}));
+    drop(stdin);
+    let rest: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    assert_eq!(
+        rest,
+        [
+            json!({"chunk": 0, "snapshot": 12, "settled": [{"path": "", "value": 12}]}),
+            json!({"done": true, "value": 12}),
+        ]
     );
     assert!(child.wait().unwrap().success());
 }
