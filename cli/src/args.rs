@@ -28,7 +28,7 @@ Feeds a recorded model response to the settled scanner and prints one NDJSON lin
   --strict          accept RFC 8259 JSON only (default: lenient, tolerating prose, fences,
                     <think> blocks, comments and trailing commas)
   --chunks FILE     NDJSON file, one JSON string literal per line, each line one chunk
-  --split N         read all of stdin and feed it N bytes at a time
+  --split N         read all of stdin (up to the byte cap) and feed it N bytes at a time
                     (neither: feed stdin as it is read)
   --max-bytes N     byte cap over everything fed (default 67108864)
   --max-depth N     nesting cap, the root container being depth 1 (default 127, the

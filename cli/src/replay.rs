@@ -22,7 +22,7 @@ impl From<io::Error> for Failure {
 /// The next chunk is read before the current chunk's line is printed, so that a value
 /// settled by the end of the input (a root number) is reported with the last chunk.
 pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
-    let plain = Chunks::open(&replay.source).map_err(Failure::Usage)?;
+    let plain = Chunks::open(&replay.source, replay.options.max_bytes)?;
     let mut chunks = match replay.sse {
         Some(provider) => Input::Sse(Box::new(Provided::new(plain, provider, &replay.options))),
         None => Input::Plain(plain),

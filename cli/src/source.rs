@@ -1,6 +1,7 @@
 //! Chunk sources: stdin as read, stdin split into fixed sizes, or a chunks file.
 
 use crate::args::Source;
+use crate::replay::Failure;
 use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::Duration;
@@ -35,7 +36,7 @@ pub(crate) enum Chunks {
 
 impl Chunks {
     /// Opens `source`. A chunks file that is not NDJSON string literals is a usage error.
-    pub(crate) fn open(source: &Source) -> Result<Chunks, String> {
+    pub(crate) fn open(source: &Source, max_bytes: u64) -> Result<Chunks, Failure> {
         match source {
             Source::Stdin => {
                 let (send, receive) = sync_channel(16);
@@ -58,17 +59,19 @@ impl Chunks {
                 Ok(Chunks::Stdin(receive))
             }
             Source::Split(n) => {
+                // One byte past the cap is enough for the stream to say it is too large.
                 let mut data = Vec::new();
                 io::stdin()
-                    .read_to_end(&mut data)
-                    .map_err(|e| format!("cannot read stdin: {e}"))?;
+                    .take(max_bytes.saturating_add(1))
+                    .read_to_end(&mut data)?;
                 Ok(Chunks::Split { data, at: 0, n: *n })
             }
             Source::Chunks(path) => {
                 let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                let chunks = decode_chunks(&text)
-                    .map_err(|(line, e)| format!("{} line {line}: {e}", path.display()))?;
+                    .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
+                let chunks = decode_chunks(&text).map_err(|(line, e)| {
+                    Failure::Usage(format!("{} line {line}: {e}", path.display()))
+                })?;
                 Ok(Chunks::List(chunks.into_iter()))
             }
         }
