@@ -139,6 +139,10 @@ impl<'a> Cx<'a> {
         // bound), so that the two errors are one.
         let fields = self.fields.iter().map(|f| {
             let stream = stream_type(f);
+            if f.flatten && !shape::is_std_map(f.ty) {
+                // A flattened field must be a struct: said once, at the field.
+                return quote! { let _ = <#stream as __p::Object>::KEYS; };
+            }
             quote! { let _ = <#stream as __p::StreamingModel>::MODEL; }
         });
         quote! {

@@ -138,7 +138,7 @@ impl Keys {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be flattened into a streamed struct",
     label = "`#[serde(flatten)]` streams a struct with named fields, a `HashMap` or a `BTreeMap`",
-    note = "an enum cannot be flattened yet: nest it under a key of its own, or derive only `Deserialize` on the outer struct and mark fields holding it `#[settled(atomic)]`"
+    note = "an enum or an `Option` cannot be flattened yet: nest it under a key of its own, flatten the struct itself (its fields that may be absent `#[serde(default)]`), or derive only `Deserialize` on the outer struct and mark fields holding it `#[settled(atomic)]`"
 )]
 pub trait Object: StreamingModel<Value = Self> + serde::de::DeserializeOwned
 where
