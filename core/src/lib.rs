@@ -189,9 +189,12 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 /// settle as `InF(…)`; the draft serializes them flat); a flattened `HashMap` or
 /// `BTreeMap` takes the keys nothing else reads, each entry settling as
 /// `InF(Entry::Value(key, value))`, its keys read as serde reads a flattened map's
-/// (as strings). Unit structs, unions, enums with data and const parameters, other
-/// flattened collections and borrowed fields (`&'a str`) are compile errors that
-/// say what to do instead. Models need `Debug` and `Deserialize`; unit enums
+/// (as strings). Where serde would give one value to two flattened fields, the shape is
+/// refused at compile time: a map declared before a flattened struct, a struct that
+/// flattens fields of its own beside a flattened map, and a struct with a flattened map
+/// inside that is not the last flattened struct. Unit structs, unions, enums with data
+/// and const parameters, flattened enums, `Option`s and other collections, and borrowed
+/// fields (`&'a str`) are compile errors that say what to do instead. Models need `Debug` and `Deserialize`; unit enums
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
 ///
 /// The final value is assembled from what settled, the way serde's own derive reads the
