@@ -77,9 +77,14 @@ impl Scanner {
 
     /// `c` opens an array in prose after an empty container in prose (`Result: []. See
     /// [1].`): a list or a citation in the text around that answer, not a later answer (an
-    /// object, or a fenced value, still is one).
+    /// object, or a fenced value, still is one; and for a typed stream whose root is an
+    /// array, so is an array: `- [ ] task` then the answer).
     fn citation(&self, c: u8) -> bool {
-        c == b'[' && self.preamble.prose_seen && !self.done && self.empty_root.is_some()
+        c == b'['
+            && self.preamble.prose_seen
+            && !self.done
+            && self.empty_root.is_some()
+            && self.root_shape != Some(false)
     }
 
     /// Bytes of a fence marker count as prose for the idle limit, as the prose around

@@ -91,6 +91,9 @@ fn stop(reason: Reason, at: usize) -> Stop {
 #[derive(Debug, Clone)]
 struct EmptyRoot {
     object: bool,
+    /// Its clean text, brackets included (what is inside, comments blanked, is
+    /// whitespace): the clean text stays aligned with the input for error positions.
+    text: Vec<u8>,
     /// Where it began: input offset, line and column.
     offset: u64,
     position: (u64, u64),
@@ -369,6 +372,15 @@ impl Scanner {
                     self.deep_is_json()?;
                     i = s.at;
                 }
+                Err(s) if matches!(s.reason, Reason::IdleLimit(_)) && self.empty_root.is_some() => {
+                    // No other value began in time: the empty container held is the value,
+                    // and what follows is read as what follows a value.
+                    match self.fall_back_on_empty_root(sink) {
+                        Some(Ok(())) => i = s.at,
+                        Some(Err(error)) => return Err(error),
+                        None => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
+                    }
+                }
                 Err(s) if self.droppable(s.reason) => i = self.abandon(s, bytes.len()),
                 Err(s) if self.replaced_by_invalid(s.reason, sink) => {
                     // The complete value is back; nothing after the broken one is read.
@@ -428,17 +440,15 @@ impl Scanner {
             }
             return Ok(());
         }
+        if let Some(result) = self.fall_back_on_empty_root(sink) {
+            return result;
+        }
         let reason = match self.state {
             State::AfterRoot => return Ok(()),
             State::Number if self.stack.is_empty() && self.number.is_terminal() => {
                 self.emit_number(sink);
                 self.state = State::AfterRoot;
                 return Ok(());
-            }
-            State::Prose | State::FenceTicks | State::FenceTag | State::ThinkOpen
-                if self.empty_root.is_some() =>
-            {
-                return self.emit_empty_root(sink);
             }
             State::Prose | State::FenceTicks | State::FenceTag | State::ThinkOpen => {
                 match self.false_start {
@@ -477,6 +487,9 @@ impl Scanner {
         self.deep_is_json()?;
         if self.is_complete() || self.restore_previous(sink, second::WarningKind::SecondValueCut) {
             return Ok(());
+        }
+        if let Some(result) = self.fall_back_on_empty_root(sink) {
+            return result;
         }
         Err(self.fail(Reason::Cut(reason), &[], 0))
     }
@@ -596,8 +609,14 @@ impl Scanner {
     /// the first such one is kept in case no other root comes.
     fn empty_in_prose(&mut self, object: bool, i: usize) -> usize {
         if self.empty_root.is_none() {
+            let close = if object { b'}' } else { b']' };
+            let text = match self.window.base {
+                0 => self.clean.iter().copied().chain([close]).collect(),
+                _ => vec![if object { b'{' } else { b'[' }, close],
+            };
             self.empty_root = Some(EmptyRoot {
                 object,
+                text,
                 offset: self.root_offset,
                 position: self.root_position,
                 too_deep: self.deep.as_ref().map(|deep| deep.error.clone()),
@@ -605,6 +624,19 @@ impl Scanner {
         }
         self.drop_root();
         i + 1
+    }
+
+    /// The input ends (or a provider cut it, or a limit stops the reading) with no root
+    /// but an empty container held in prose: it is the value. `None` when there is none to
+    /// fall back on; a tentative root still open is dropped for it.
+    fn fall_back_on_empty_root<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
+        if self.done || self.empty_root.is_none() || !(self.tentative || self.stack.is_empty()) {
+            return None;
+        }
+        if self.tentative {
+            self.drop_root();
+        }
+        Some(self.emit_empty_root(sink))
     }
 
     /// The input ended in prose after an empty container and no other root: that
@@ -621,9 +653,8 @@ impl Scanner {
         self.root_offset = empty.offset;
         self.root_position = empty.position;
         self.false_start = None;
-        self.clean
-            .extend_from_slice(if object { b"{}" } else { b"[]" });
-        let raw = self.raw(0..2);
+        self.clean = empty.text;
+        let raw = self.raw(0..self.clean.len());
         if object {
             sink.begin_object();
             sink.end_object(raw);

@@ -189,7 +189,16 @@ impl Scanner {
             return restored;
         }
         if !self.done {
-            return false;
+            // An empty container held in prose is the value now that nothing more is read.
+            let held = self
+                .empty_root
+                .as_ref()
+                .is_some_and(|e| e.too_deep.is_none());
+            if !held || self.fall_back_on_empty_root(sink).is_none() {
+                return false;
+            }
+            self.ignore_rest = true;
+            return true;
         }
         if self.tentative || self.muted {
             self.drop_root();

@@ -257,11 +257,15 @@ impl Scanner {
 
     /// Closes the innermost container at `i`: it settles.
     pub(super) fn close<S: Sink>(&mut self, i: usize, sink: &mut S) -> Step {
-        if self.tentative && !self.done {
+        if self.tentative {
             if let [root] = self.stack.as_slice() {
                 if !root.has_member && self.scalar_pending.is_none() {
-                    // An empty container in prose confirms nothing. (A second root is
-                    // one whatever it holds: the policy for a second value decides.)
+                    // An empty container in prose confirms nothing: a first root is held
+                    // in case no other comes, a second one is prose.
+                    if self.done {
+                        self.drop_root();
+                        return Ok(i + 1);
+                    }
                     return Ok(self.empty_in_prose(root.object, i));
                 }
             }

@@ -299,10 +299,59 @@ fn an_empty_container_in_prose_is_the_value_when_no_other_comes() {
         r.map_err(|e| (e.kind(), e.offset())),
         Err((crate::ErrorKind::TooDeep, 6))
     );
-    // After a complete root, an empty one is a second value like any other: the policy
-    // for a second value decides (kept first, with a warning).
-    let (r, _) = replay(&lenient(), &[b"{\"a\": 1} and then - [ ] todo"]);
-    assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#));
+    // After a complete root, an empty one in prose is prose too: no second value (none
+    // to keep or to replace the first with).
+    for policy in [crate::SecondRoot::KeepFirst, crate::SecondRoot::KeepLast] {
+        let options = lenient().second_root(policy);
+        let mut scanner = crate::Scanner::new(options);
+        let input = b"{\"a\": 1} and then - [ ] todo, {}";
+        scanner.feed(input, &mut crate::IgnoreSink).unwrap();
+        scanner.finish(&mut crate::IgnoreSink).unwrap();
+        assert!(scanner.warnings().is_empty(), "{:?}", scanner.warnings());
+        assert_eq!(scanner.clean(), b"{\"a\": 1}");
+    }
+}
+
+#[test]
+fn an_empty_container_held_in_prose_stands_wherever_the_reading_stops() {
+    let outcome = |options: Options, chunks: &[&[u8]]| {
+        let (r, _) = replay(&options, chunks);
+        r.map_err(|e| (e.kind(), e.offset()))
+    };
+    let held = Ok("[]".to_owned());
+    // The idle limit: no other value began in time.
+    assert_eq!(
+        outcome(lenient().idle_limit(20), &[b"Sure: [] xxxxxxxxxxxxxxxxxx"]),
+        held
+    );
+    // The byte cap, in the prose after it.
+    assert_eq!(
+        outcome(lenient().max_bytes(9), &[b"Sure: [] and more text"]),
+        held
+    );
+    // An unclosed `<think>` block, or an unconfirmed root, at the end of the input.
+    assert_eq!(outcome(lenient(), &[b"Here: [] <think>hmm"]), held);
+    assert_eq!(outcome(lenient(), &[b"Here: [] and then {"]), held);
+    // A provider's cut.
+    let mut stream = crate::DynamicStream::new();
+    stream.feed(b"Sure: [] x").unwrap();
+    assert_eq!(
+        stream
+            .finish_cut("length")
+            .map(|v| v.to_json())
+            .ok()
+            .as_deref(),
+        Some("[]")
+    );
+    // Its clean text is its own, whitespace and comments blanked: positions stay right.
+    let mut scanner = crate::Scanner::new(lenient());
+    scanner
+        .feed(b"Sure: {\n  /* nothing */\n} ok", &mut crate::IgnoreSink)
+        .unwrap();
+    scanner.finish(&mut crate::IgnoreSink).unwrap();
+    let blanked = format!("{{\n{}\n}}", " ".repeat("  /* nothing */".len()));
+    assert_eq!(scanner.clean(), blanked.as_bytes());
+    assert_eq!(scanner.root_offset(), 6);
 }
 
 #[test]
