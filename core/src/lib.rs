@@ -192,7 +192,9 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 /// (as strings). Where serde would give one value to two flattened fields, the shape is
 /// refused at compile time: a map declared before a flattened struct, a struct that
 /// flattens fields of its own beside a flattened map, and a struct with a flattened map
-/// inside that is not the last flattened struct. Unit structs, unions, enums with data
+/// inside that is not the last flattened struct (or that follows a struct that flattens
+/// fields of its own); a generic model is checked where the flattened types do not name
+/// its parameters. Unit structs, unions, enums with data
 /// and const parameters, flattened enums, `Option`s and other collections, and borrowed
 /// fields (`&'a str`) are compile errors that say what to do instead. Models need `Debug` and `Deserialize`; unit enums
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).

@@ -15,7 +15,8 @@ pub struct Options {
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
     /// comes before the input ends (`- [ ] task` before a fenced answer is prose; after
-    /// an empty one, an array in prose is a list or a citation, not the answer).
+    /// an empty one, an array in prose is a list or a citation, not the answer, unless a
+    /// typed stream's root is an array).
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,

@@ -391,15 +391,13 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
 }
 
 /// The flattened structs whose keys serde gives to another flattened field too, refused
-/// where the types are known (a constant cannot name a generic model's parameters): a
+/// where their types are known (a constant cannot name the model's type parameters): a
 /// struct that flattens fields of its own is read as a map and takes none of its keys
-/// from the ones the fields after it see, so a flattened map beside it gets them as well,
-/// and a map flattened inside it gets the keys of the structs flattened after it. A stream
-/// sends each value to one place. Each check is spanned at the struct's field.
+/// from the ones the fields after it see, so a flattened map beside it (in this struct,
+/// or inside a struct flattened after it) gets them as well; and a map flattened inside
+/// a struct gets the keys of the structs flattened after it. A stream sends each value to
+/// one place. Each check is spanned at the first struct's field.
 fn flatten_checks(cx: &Cx<'_>) -> TokenStream {
-    if !cx.generics().params.is_empty() {
-        return TokenStream::new();
-    }
     let map = cx
         .fields
         .iter()
@@ -408,9 +406,10 @@ fn flatten_checks(cx: &Cx<'_>) -> TokenStream {
         .fields
         .iter()
         .copied()
-        .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty))
+        .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty) && !cx.generic(f))
         .collect();
-    let checks = structs.iter().enumerate().filter_map(|(i, f)| {
+    let mut checks = Vec::new();
+    for (i, f) in structs.iter().enumerate() {
         let stream = cx.stream(f);
         let name = &f.ident;
         let span = syn::spanned::Spanned::span(f.ty);
@@ -421,27 +420,44 @@ fn flatten_checks(cx: &Cx<'_>) -> TokenStream {
                  flattened map `{map}` gets its keys too, which a stream cannot send to both: \
                  flatten the fields of `{name}` into this struct directly, or drop `{map}`"
             );
-            return Some(quote_spanned! {span=>
+            checks.push(quote_spanned! {span=>
                 const _: () = ::core::assert!(
                     <#stream as __p::Object>::KEYS.lookup.is_none(),
                     #message,
                 );
             });
+            continue;
         }
-        let later = structs.get(i + 1..)?.iter().map(|g| g.ident.to_string());
-        let later: Vec<String> = later.map(|g| format!("`{g}`")).collect();
+        let later = structs.get(i + 1..).unwrap_or_default();
         if later.is_empty() {
-            return None;
+            continue;
         }
-        let later = later.join(", ");
+        let names: Vec<String> = later.iter().map(|g| format!("`{}`", g.ident)).collect();
         let message = format!(
-            "`{name}` has a flattened map, and serde gives it the keys of {later} (flattened \
-             after it) too, which a stream cannot send to both: declare `{name}` last"
+            "`{name}` has a flattened map, and serde gives it the keys of {} (flattened \
+             after it) too, which a stream cannot send to both: declare `{name}` last",
+            names.join(", ")
         );
-        Some(quote_spanned! {span=>
+        checks.push(quote_spanned! {span=>
             const _: () = ::core::assert!(!<#stream as __p::Object>::REST, #message);
-        })
-    });
+        });
+        for g in later {
+            let other = cx.stream(g);
+            let other_name = &g.ident;
+            let message = format!(
+                "`{name}` flattens fields of its own, so serde reads it as a map and the map \
+                 flattened inside `{other_name}` gets its keys too, which a stream cannot send \
+                 to both: flatten the fields of `{name}` into this struct directly"
+            );
+            checks.push(quote_spanned! {span=>
+                const _: () = ::core::assert!(
+                    <#stream as __p::Object>::KEYS.lookup.is_none()
+                        || !<#other as __p::Object>::REST,
+                    #message,
+                );
+            });
+        }
+    }
     quote! { #(#checks)* }
 }
 

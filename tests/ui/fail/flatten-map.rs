@@ -80,4 +80,22 @@ struct MapInsideFirst {
     meta: Meta,
 }
 
+#[derive(Debug, Deserialize, StreamingModel)]
+struct NestedBeforeMapInside {
+    #[serde(flatten)]
+    mid: Mid,
+    #[serde(flatten)]
+    with_rest: WithRest,
+}
+
+// A generic model is checked where the flattened types do not name its parameters.
+#[derive(Debug, Deserialize, StreamingModel)]
+struct GenericBesideMap<T> {
+    #[serde(flatten)]
+    mid: Mid,
+    #[serde(flatten)]
+    extra: HashMap<String, u32>,
+    t: Option<T>,
+}
+
 fn main() {}
