@@ -22,7 +22,13 @@ impl From<io::Error> for Failure {
 /// The next chunk is read before the current chunk's line is printed, so that a value
 /// settled by the end of the input (a root number) is reported with the last chunk.
 pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
-    let plain = Chunks::open(&replay.source, replay.options.max_bytes)?;
+    // The byte cap counts the text a provider's events carry, not the events: their
+    // reader enforces its own bounds.
+    let cap = match replay.sse {
+        Some(_) => u64::MAX,
+        None => replay.options.max_bytes,
+    };
+    let plain = Chunks::open(&replay.source, cap)?;
     let mut chunks = match replay.sse {
         Some(provider) => Input::Sse(Box::new(Provided::new(plain, provider, &replay.options))),
         None => Input::Plain(plain),
@@ -37,7 +43,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     let mut have = match chunks.next_chunk(&mut current, false) {
         Ok(next) => next == Next::Chunk,
         Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            return finish_broken(&mut out, &mut line, &e, stream.offset());
+            return finish_broken(&mut out, &mut line, &e, &stream);
         }
         Err(e) => return Err(e.into()),
     };
@@ -66,7 +72,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
                 if !printed {
                     write_chunk(&mut out, &mut line, replay.emit, index, &stream)?;
                 }
-                return finish_broken(&mut out, &mut line, &e, stream.offset());
+                return finish_broken(&mut out, &mut line, &e, &stream);
             }
             Err(e) => return Err(e.into()),
         };
@@ -250,17 +256,24 @@ fn finish_broken(
     out: &mut impl Write,
     line: &mut String,
     error: &io::Error,
-    offset: u64,
+    stream: &DynamicStream,
 ) -> Result<bool, Failure> {
+    let at = stream.position();
     line.clear();
     line.push_str(r#"{"done":true,"error":{"kind":"invalid","message":"#);
     push_json_str(
         line,
         &format!("the provider stream cannot be decoded: {error}"),
     );
-    line.push_str(r#","offset":"#);
-    line.push_str(&offset.to_string());
-    line.push_str("}}");
+    line.push_str(&format!(
+        r#","offset":{},"line":{},"column":{}}},"snapshot":"#,
+        at.offset, at.line, at.column
+    ));
+    match stream.draft() {
+        Some(value) => value.write_json(line),
+        None => line.push_str("null"),
+    }
+    line.push('}');
     writeln!(out, "{line}")?;
     out.flush()?;
     Ok(false)

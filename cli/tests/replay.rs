@@ -419,6 +419,34 @@ fn a_chunks_file_that_is_not_ndjson_strings_is_a_usage_error() {
 }
 
 #[test]
+fn a_provider_stream_is_capped_by_its_text_and_a_broken_one_keeps_the_draft() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/recorded/");
+    let events = std::fs::read(format!("{dir}openai_review.sse")).unwrap();
+    let whole = cli(&["replay", "--sse", "openai", "--emit", "final"], &events);
+    let text = serde_json::to_string(&whole.done()["value"]).unwrap();
+    // A cap the text fits under, far below the events' size: the same with `--split`.
+    let cap = (text.len() * 2).to_string();
+    assert!(events.len() > text.len() * 2);
+    for split in [None, Some("7")] {
+        let mut args = vec!["replay", "--sse", "openai", "--max-bytes", &cap];
+        args.extend(split.map(|n| ["--split", n]).into_iter().flatten());
+        let run = cli(&args, &events);
+        assert_eq!(run.done()["value"], whole.done()["value"], "{args:?}");
+    }
+    // Events that stop decoding: the error says where, and the draft is kept.
+    let broken =
+        b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"{\\\"a\\\": \\\"x\"}}]}\n\ndata: {broken\n\n";
+    let run = cli(&["replay", "--sse", "openai", "--emit", "final"], broken);
+    let done = run.done();
+    assert_eq!(done["error"]["kind"], "invalid");
+    assert_eq!(
+        (&done["error"]["line"], &done["error"]["column"]),
+        (&json!(1), &json!(9))
+    );
+    assert_eq!(done["snapshot"], json!({"a": "x"}));
+}
+
+#[test]
 fn a_recorded_provider_stream_replays_its_text() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/recorded/");
     let read = |name: &str| std::fs::read(format!("{dir}{name}")).unwrap();

@@ -302,6 +302,15 @@ impl Scanner {
         self.fed
     }
 
+    /// Where the next byte goes: offset, line and column just past the bytes fed.
+    pub fn position(&self) -> crate::Position {
+        crate::Position {
+            offset: self.fed,
+            line: self.line,
+            column: self.fed.saturating_sub(self.line_start) + 1,
+        }
+    }
+
     /// Containers open right now.
     pub fn depth(&self) -> usize {
         self.stack.len()

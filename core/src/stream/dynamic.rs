@@ -161,6 +161,12 @@ impl DynamicStream {
     pub fn offset(&self) -> u64 {
         self.scanner.offset()
     }
+
+    /// Where the next byte goes: offset, line and column just past the bytes fed (what
+    /// an error of the input's own, such as a dropped connection, is reported at).
+    pub fn position(&self) -> crate::Position {
+        self.scanner.position()
+    }
 }
 
 impl Default for DynamicStream {

@@ -257,6 +257,12 @@ impl<T: StreamingModel> TypedStream<T> {
         self.scanner.offset()
     }
 
+    /// Where the next byte goes: offset, line and column just past the bytes fed (what
+    /// an error of the input's own, such as a dropped connection, is reported at).
+    pub fn position(&self) -> crate::Position {
+        self.scanner.position()
+    }
+
     /// What was tolerated: a second JSON value after the root.
     /// The first [`MAX_WARNINGS`](crate::MAX_WARNINGS), in input order.
     pub fn warnings(&self) -> &[Warning] {
