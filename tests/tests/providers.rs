@@ -156,6 +156,79 @@ fn anthropic_tool_use_streams_its_input() {
     assert_eq!(finish_of(&deltas), Some(&FinishReason::ToolCalls));
 }
 
+/// A tool without parameters: its arguments stream as nothing, or as `""`, and are `{}`.
+#[test]
+fn a_tool_call_without_arguments_has_the_arguments_of_an_empty_object() {
+    #[derive(Debug, PartialEq, serde::Deserialize, settled::StreamingModel)]
+    struct Now {}
+    let anthropic = concat!(
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"now\",\"input\":{}}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"}}\n\n",
+    );
+    let responses = concat!(
+        "data: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"now\",\"arguments\":\"\"}}\n\n",
+        "data: {\"type\":\"response.function_call_arguments.done\",\"output_index\":0,\"arguments\":\"{}\"}\n\n",
+        "data: {\"type\":\"response.completed\",\"response\":{}}\n\n",
+    );
+    let chat = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"now\",\"arguments\":\"\"}}]}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+    for (provider, body) in [
+        (Provider::Anthropic, anthropic),
+        (Provider::OpenAiResponses, responses),
+        (Provider::OpenAiChat, chat),
+    ] {
+        for chunk in [1, 7, body.len()] {
+            let deltas = decode(provider, body.as_bytes(), chunk);
+            assert_eq!(text_of(&deltas, Channel::Tool(0)), "{}", "{provider:?}");
+            let mut tools = ToolStreams::<Now>::new();
+            for delta in &deltas {
+                tools.feed(delta).unwrap();
+            }
+            let results = tools.finish(finish_of(&deltas));
+            assert_eq!(results.len(), 1, "{provider:?}");
+            assert_eq!(results[0].1.as_ref().ok(), Some(&Now {}), "{provider:?}");
+        }
+    }
+    // Arguments that arrive only whole, in the `.done` event, are read from it.
+    let whole = responses.replace(
+        r#""arguments":"{}""#,
+        r#""arguments":"{\"city\": \"Oslo\"}""#,
+    );
+    assert_ne!(whole, responses);
+    let deltas = decode(Provider::OpenAiResponses, whole.as_bytes(), 5);
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"city": "Oslo"}"#);
+    // A token-limit cut before any argument came is no empty object.
+    let cut = chat.replace(
+        r#""finish_reason":"tool_calls""#,
+        r#""finish_reason":"length""#,
+    );
+    assert_ne!(cut, chat);
+    let deltas = decode(Provider::OpenAiChat, cut.as_bytes(), 5);
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), "");
+}
+
+/// A provider's own tool (Anthropic's `server_tool_use`, a web search) is no call of the
+/// caller's: its input is not routed as tool arguments.
+#[test]
+fn a_server_tool_is_not_a_tool_call() {
+    let body = concat!(
+        "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"server_tool_use\",\"id\":\"s1\",\"name\":\"web_search\",\"input\":{}}}\n\n",
+        "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\": \\\"rust\\\"}\"}}\n\n",
+        "data: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "data: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"answer\",\"input\":{}}}\n\n",
+        "data: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"q\\\": 1}\"}}\n\n",
+        "data: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+    );
+    let deltas = decode(Provider::Anthropic, body.as_bytes(), 3);
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), "");
+    assert_eq!(text_of(&deltas, Channel::Tool(1)), r#"{"q": 1}"#);
+}
+
 #[test]
 fn multi_line_data_and_errors() {
     // A data field split over two lines is one JSON document joined by a newline.

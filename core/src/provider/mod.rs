@@ -35,6 +35,7 @@
 //! read; to read a reply's tool calls whatever its text says, use [`ToolStreams`] (or feed
 //! a stream only the [`Channel::Tool`] deltas).
 
+mod calls;
 pub mod sse;
 mod tools;
 
@@ -206,6 +207,8 @@ pub struct Decoder {
     head: Vec<u8>,
     /// The body is longer than `head`.
     longer: bool,
+    /// The tool calls begun, and which have had argument text.
+    calls: calls::Calls,
 }
 
 /// The most bytes of a body's start a [`Decoder`] keeps to explain a body that is not an
@@ -223,6 +226,7 @@ impl Decoder {
             failed: None,
             head: Vec::new(),
             longer: false,
+            calls: calls::Calls::default(),
         }
     }
 
@@ -327,10 +331,11 @@ impl Decoder {
         }
         let value: Value = serde_json::from_str(&event.data)
             .map_err(|e| error(format!("an event's data is not JSON ({e}): {}", event.data)))?;
+        let calls = &mut self.calls;
         match self.provider {
-            Provider::OpenAiChat => openai_chat(&value, deltas),
-            Provider::OpenAiResponses => openai_responses(&value, deltas),
-            Provider::Anthropic => anthropic(&value, deltas),
+            Provider::OpenAiChat => openai_chat(&value, calls, deltas),
+            Provider::OpenAiResponses => openai_responses(&value, calls, deltas),
+            Provider::Anthropic => anthropic(&value, calls, deltas),
         }
     }
 }
@@ -397,7 +402,11 @@ fn not_event_stream(head: &[u8]) -> DecodeError {
     self::error(format!("{NOT_SSE}{hint}: it begins {start:?}{more}"))
 }
 
-fn openai_chat(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
+fn openai_chat(
+    value: &Value,
+    calls: &mut calls::Calls,
+    deltas: &mut Vec<Delta>,
+) -> Result<(), DecodeError> {
     // Some servers send `"error": null` on every chunk.
     if value.get("error").is_some_and(|e| !e.is_null()) {
         return Err(provider_error(value));
@@ -423,23 +432,29 @@ fn openai_chat(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError
             let id = text(&call["id"]);
             let name = text(&call["function"]["name"]);
             if id.is_some() || name.is_some() {
+                calls.start(n);
                 deltas.push(Delta::ToolStart { index: n, id, name });
             }
             if let Some(arguments) = text(&call["function"]["arguments"]) {
-                deltas.push(Delta::Text {
-                    channel: Channel::Tool(n),
-                    text: arguments,
-                });
+                calls.arguments(n, arguments, deltas);
             }
         }
         if let Some(reason) = choice["finish_reason"].as_str() {
-            deltas.push(Delta::Finish(FinishReason::from_wire(reason)));
+            let reason = FinishReason::from_wire(reason);
+            if reason.cut_cause().is_none() {
+                calls.end_all(deltas);
+            }
+            deltas.push(Delta::Finish(reason));
         }
     }
     Ok(())
 }
 
-fn openai_responses(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
+fn openai_responses(
+    value: &Value,
+    calls: &mut calls::Calls,
+    deltas: &mut Vec<Delta>,
+) -> Result<(), DecodeError> {
     match value["type"].as_str().unwrap_or_default() {
         "response.output_text.delta" => {
             if let Some(delta) = text(&value["delta"]) {
@@ -451,20 +466,31 @@ fn openai_responses(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), Decode
         }
         "response.function_call_arguments.delta" => {
             if let Some(delta) = text(&value["delta"]) {
-                deltas.push(Delta::Text {
-                    channel: Channel::Tool(index(&value["output_index"])),
-                    text: delta,
-                });
+                calls.arguments(index(&value["output_index"]), delta, deltas);
             }
         }
+        "response.function_call_arguments.done" => {
+            // The whole arguments: read when no delta brought them (`{}` when empty).
+            let n = index(&value["output_index"]);
+            if let Some(arguments) = text(&value["arguments"]).filter(|_| calls.is_started(n)) {
+                if !calls.has_arguments(n) {
+                    calls.arguments(n, arguments, deltas);
+                }
+            }
+            calls.end(n, deltas);
+        }
         "response.output_item.added" if value["item"]["type"] == "function_call" => {
+            calls.start(index(&value["output_index"]));
             deltas.push(Delta::ToolStart {
                 index: index(&value["output_index"]),
                 id: text(&value["item"]["call_id"]),
                 name: text(&value["item"]["name"]),
             });
         }
-        "response.completed" => deltas.push(Delta::Finish(FinishReason::Stop)),
+        "response.completed" => {
+            calls.end_all(deltas);
+            deltas.push(Delta::Finish(FinishReason::Stop));
+        }
         "response.incomplete" => {
             let reason = value["response"]["incomplete_details"]["reason"]
                 .as_str()
@@ -478,7 +504,11 @@ fn openai_responses(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), Decode
     Ok(())
 }
 
-fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
+fn anthropic(
+    value: &Value,
+    calls: &mut calls::Calls,
+    deltas: &mut Vec<Delta>,
+) -> Result<(), DecodeError> {
     match value["type"].as_str().unwrap_or_default() {
         "content_block_start" if value["content_block"]["type"] == "text" => {
             if let Some(t) = text(&value["content_block"]["text"]) {
@@ -489,6 +519,7 @@ fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> 
             }
         }
         "content_block_start" if value["content_block"]["type"] == "tool_use" => {
+            calls.start(index(&value["index"]));
             deltas.push(Delta::ToolStart {
                 index: index(&value["index"]),
                 id: text(&value["content_block"]["id"]),
@@ -507,19 +538,24 @@ fn anthropic(value: &Value, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> 
                     }
                 }
                 "input_json_delta" => {
-                    if let Some(t) = text(&delta["partial_json"]) {
-                        deltas.push(Delta::Text {
-                            channel: Channel::Tool(index(&value["index"])),
-                            text: t,
-                        });
+                    // Only a block begun as `tool_use`: a provider's own tool
+                    // (`server_tool_use`, a web search) is no call of the caller's.
+                    let n = index(&value["index"]);
+                    if let Some(t) = text(&delta["partial_json"]).filter(|_| calls.is_started(n)) {
+                        calls.arguments(n, t, deltas);
                     }
                 }
                 _ => {}
             }
         }
+        "content_block_stop" => calls.end(index(&value["index"]), deltas),
         "message_delta" => {
             if let Some(reason) = value["delta"]["stop_reason"].as_str() {
-                deltas.push(Delta::Finish(FinishReason::from_wire(reason)));
+                let reason = FinishReason::from_wire(reason);
+                if reason.cut_cause().is_none() {
+                    calls.end_all(deltas);
+                }
+                deltas.push(Delta::Finish(reason));
             }
         }
         "error" => return Err(provider_error(value)),
