@@ -212,6 +212,48 @@ fn a_tool_call_without_arguments_has_the_arguments_of_an_empty_object() {
     assert_eq!(text_of(&deltas, Channel::Tool(0)), "");
 }
 
+/// A refusal (OpenAI's structured outputs) ends the response with an error quoting it,
+/// not with "no JSON".
+#[test]
+fn a_refusal_is_an_error_that_quotes_it() {
+    let chat = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"I can't \"}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"help with that.\"}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+    );
+    let responses = concat!(
+        "data: {\"type\":\"response.refusal.delta\",\"delta\":\"I can't \"}\n\n",
+        "data: {\"type\":\"response.refusal.delta\",\"delta\":\"help with that.\"}\n\n",
+        "data: {\"type\":\"response.completed\",\"response\":{}}\n\n",
+    );
+    for (provider, body) in [
+        (Provider::OpenAiChat, chat),
+        (Provider::OpenAiResponses, responses),
+    ] {
+        for chunk in [1, 9, body.len()] {
+            let mut decoder = Decoder::new(provider);
+            let mut error = None;
+            for piece in body.as_bytes().chunks(chunk) {
+                if let Err(e) = decoder.feed(piece) {
+                    error = Some(e);
+                    break;
+                }
+            }
+            let error = error.or_else(|| decoder.finish().err()).expect("an error");
+            assert_eq!(error.message, "the model refused: I can't help with that.");
+        }
+        // Cut before its end: the refusal is the error still.
+        let cut = &body.as_bytes()[..body.len() / 2];
+        let mut decoder = Decoder::new(provider);
+        let _ = decoder.feed(cut);
+        let error = decoder.finish().unwrap_err();
+        assert!(
+            error.message.starts_with("the model refused: I can't"),
+            "{error}"
+        );
+    }
+}
+
 /// A provider's own tool (Anthropic's `server_tool_use`, a web search) is no call of the
 /// caller's: its input is not routed as tool arguments.
 #[test]

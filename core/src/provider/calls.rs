@@ -1,4 +1,5 @@
-//! The tool calls a decoder has seen begin, and which of them have argument text yet.
+//! What a decoder keeps between events: the tool calls begun and which of them have
+//! argument text yet, and a refusal's text.
 
 use super::{Channel, Delta};
 use std::collections::BTreeSet;
@@ -52,5 +53,35 @@ impl Calls {
         for index in started {
             self.end(index, deltas);
         }
+    }
+}
+
+/// The most bytes of a refusal's text kept for its error message.
+const REFUSAL_LIMIT: usize = 4096;
+
+/// The text of a refusal (OpenAI's `refusal` deltas: the model declined to answer in the
+/// requested format), for the error the response ends with.
+#[derive(Debug, Default)]
+pub(super) struct Refusal {
+    text: String,
+}
+
+impl Refusal {
+    /// More of the refusal's text.
+    pub(super) fn push(&mut self, more: &str) {
+        for c in more.chars() {
+            if self.text.len() + c.len_utf8() > REFUSAL_LIMIT {
+                break;
+            }
+            self.text.push(c);
+        }
+    }
+
+    /// The response ends: a refusal is its error.
+    pub(super) fn end(&self) -> Result<(), super::DecodeError> {
+        if self.text.is_empty() {
+            return Ok(());
+        }
+        Err(super::error(format!("the model refused: {}", self.text)))
     }
 }

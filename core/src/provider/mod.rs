@@ -209,6 +209,8 @@ pub struct Decoder {
     longer: bool,
     /// The tool calls begun, and which have had argument text.
     calls: calls::Calls,
+    /// What the model wrote instead of an answer, if it refused.
+    refusal: calls::Refusal,
 }
 
 /// The most bytes of a body's start a [`Decoder`] keeps to explain a body that is not an
@@ -227,6 +229,7 @@ impl Decoder {
             head: Vec::new(),
             longer: false,
             calls: calls::Calls::default(),
+            refusal: calls::Refusal::default(),
         }
     }
 
@@ -243,9 +246,11 @@ impl Decoder {
     ///
     /// # Errors
     ///
-    /// An event that is not the provider's JSON, or the provider's own error event. The
-    /// deltas decoded before it in the same call are returned first, and the error by the
-    /// next call (or [`Decoder::finish`]); after an error every call returns it.
+    /// An event that is not the provider's JSON, the provider's own error event, or the
+    /// end of a response the model refused to give (OpenAI's `refusal` text, quoted:
+    /// `the model refused: …`). The deltas decoded before it in the same call are
+    /// returned first, and the error by the next call (or [`Decoder::finish`]); after an
+    /// error every call returns it.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Delta>, DecodeError> {
         if let Some(error) = &self.failed {
             return Err(error.clone());
@@ -311,6 +316,10 @@ impl Decoder {
         if let Some(error) = &self.failed {
             return Err(error.clone());
         }
+        if let Err(error) = self.refusal.end() {
+            self.failed = Some(error.clone());
+            return Err(error);
+        }
         self.sse.finish();
         let head = std::mem::take(&mut self.head);
         if !self.sse.is_event_stream() && (self.longer || !trimmed(&head).is_empty()) {
@@ -333,8 +342,8 @@ impl Decoder {
             .map_err(|e| error(format!("an event's data is not JSON ({e}): {}", event.data)))?;
         let calls = &mut self.calls;
         match self.provider {
-            Provider::OpenAiChat => openai_chat(&value, calls, deltas),
-            Provider::OpenAiResponses => openai_responses(&value, calls, deltas),
+            Provider::OpenAiChat => openai_chat(&value, calls, &mut self.refusal, deltas),
+            Provider::OpenAiResponses => openai_responses(&value, calls, &mut self.refusal, deltas),
             Provider::Anthropic => anthropic(&value, calls, deltas),
         }
     }
@@ -405,6 +414,7 @@ fn not_event_stream(head: &[u8]) -> DecodeError {
 fn openai_chat(
     value: &Value,
     calls: &mut calls::Calls,
+    refusal: &mut calls::Refusal,
     deltas: &mut Vec<Delta>,
 ) -> Result<(), DecodeError> {
     // Some servers send `"error": null` on every chunk.
@@ -417,6 +427,9 @@ fn openai_chat(
         .unwrap_or_default();
     for choice in choices.iter().filter(|c| index(&c["index"]) == 0) {
         let delta = &choice["delta"];
+        if let Some(more) = delta["refusal"].as_str() {
+            refusal.push(more);
+        }
         if let Some(content) = text(&delta["content"]) {
             deltas.push(Delta::Text {
                 channel: Channel::Text,
@@ -440,6 +453,7 @@ fn openai_chat(
             }
         }
         if let Some(reason) = choice["finish_reason"].as_str() {
+            refusal.end()?;
             let reason = FinishReason::from_wire(reason);
             if reason.cut_cause().is_none() {
                 calls.end_all(deltas);
@@ -453,9 +467,15 @@ fn openai_chat(
 fn openai_responses(
     value: &Value,
     calls: &mut calls::Calls,
+    refusal: &mut calls::Refusal,
     deltas: &mut Vec<Delta>,
 ) -> Result<(), DecodeError> {
     match value["type"].as_str().unwrap_or_default() {
+        "response.refusal.delta" => {
+            if let Some(more) = value["delta"].as_str() {
+                refusal.push(more);
+            }
+        }
         "response.output_text.delta" => {
             if let Some(delta) = text(&value["delta"]) {
                 deltas.push(Delta::Text {
@@ -488,6 +508,7 @@ fn openai_responses(
             });
         }
         "response.completed" => {
+            refusal.end()?;
             calls.end_all(deltas);
             deltas.push(Delta::Finish(FinishReason::Stop));
         }
