@@ -755,9 +755,17 @@ fn a_tool_call_with_no_arguments_still_drops_the_prose_before_it() {
     ];
     let body = anthropic_body(&events);
     let run = cli(&["replay", "--sse", "anthropic"], body.as_bytes());
-    // The prose is not the document: nothing was replayed, and nothing counted.
-    assert_eq!(run.chunk_lines().len(), 0, "{}", run.stdout);
-    assert_eq!(error_of(&run), ("no_structure", 0), "{}", run.stdout);
+    // The prose is not the document: the call's arguments are, and a call without any
+    // has the arguments `{}`, settled in its one chunk.
+    assert_eq!(
+        run.lines,
+        [
+            json!({"chunk": 0, "snapshot": {}, "settled": [{"path": "", "value": {}}]}),
+            json!({"done": true, "value": {}}),
+        ],
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
