@@ -202,14 +202,37 @@ fn a_tool_call_without_arguments_has_the_arguments_of_an_empty_object() {
     assert_ne!(whole, responses);
     let deltas = decode(Provider::OpenAiResponses, whole.as_bytes(), 5);
     assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"city": "Oslo"}"#);
-    // A token-limit cut before any argument came is no empty object.
-    let cut = chat.replace(
-        r#""finish_reason":"tool_calls""#,
-        r#""finish_reason":"length""#,
-    );
-    assert_ne!(cut, chat);
-    let deltas = decode(Provider::OpenAiChat, cut.as_bytes(), 5);
-    assert_eq!(text_of(&deltas, Channel::Tool(0)), "");
+    // A token-limit cut, a filter or a refusal before any argument came is no empty
+    // object: the call stays without arguments (a truncation).
+    for (provider, body, natural) in [
+        (
+            Provider::OpenAiChat,
+            chat,
+            r#""finish_reason":"tool_calls""#,
+        ),
+        (
+            Provider::Anthropic,
+            anthropic,
+            r#""stop_reason":"tool_use""#,
+        ),
+    ] {
+        for ending in ["length", "max_tokens", "content_filter", "refusal"] {
+            let key = natural.split(':').next().unwrap();
+            let cut = body.replace(natural, &format!(r#"{key}:"{ending}""#));
+            assert_ne!(cut, body);
+            let deltas = decode(provider, cut.as_bytes(), 5);
+            assert_eq!(
+                text_of(&deltas, Channel::Tool(0)),
+                "",
+                "{provider:?} {ending}"
+            );
+        }
+    }
+    // Arguments sent whole with the call's start (a server that streams none) are read.
+    let whole = anthropic.replace(r#""input":{}"#, r#""input":{"city":"Oslo"}"#);
+    assert_ne!(whole, anthropic);
+    let deltas = decode(Provider::Anthropic, whole.as_bytes(), 4);
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"city":"Oslo"}"#);
 }
 
 /// A refusal (OpenAI's structured outputs) ends the response with an error quoting it,

@@ -1,8 +1,8 @@
 //! What a decoder keeps between events: the tool calls begun and which of them have
 //! argument text yet, and a refusal's text.
 
-use super::{Channel, Delta};
-use std::collections::BTreeSet;
+use super::{Channel, Delta, FinishReason};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Tool calls by the index the provider gives them (a content block, an output item, a
 /// `tool_calls` entry).
@@ -12,12 +12,22 @@ pub(super) struct Calls {
     started: BTreeSet<usize>,
     /// Has had argument text.
     argued: BTreeSet<usize>,
+    /// Arguments sent whole with the call's start (a server that streams none), read if no
+    /// argument text comes.
+    whole: BTreeMap<usize, String>,
 }
 
 impl Calls {
-    /// Call `index` began.
-    pub(super) fn start(&mut self, index: usize) {
+    /// Call `index` began, with `whole` arguments if its start carried any (an object
+    /// with members, or a non-empty string).
+    pub(super) fn start(&mut self, index: usize, whole: &serde_json::Value) {
         self.started.insert(index);
+        let whole = match whole {
+            serde_json::Value::Object(members) if !members.is_empty() => whole.to_string(),
+            serde_json::Value::String(text) if !text.trim().is_empty() => text.clone(),
+            _ => return,
+        };
+        self.whole.insert(index, whole);
     }
 
     /// Call `index` began as a tool call of the caller's.
@@ -39,16 +49,23 @@ impl Calls {
         });
     }
 
-    /// Call `index` ended: with no argument text, its arguments are `{}` (a tool without
-    /// parameters, whose arguments stream as nothing or as `""`).
+    /// Call `index` ended: with no argument text, its arguments are those its start
+    /// carried, or `{}` (a tool without parameters, whose arguments stream as nothing or
+    /// as `""`).
     pub(super) fn end(&mut self, index: usize, deltas: &mut Vec<Delta>) {
         if self.is_started(index) && !self.has_arguments(index) {
-            self.arguments(index, "{}".to_owned(), deltas);
+            let whole = self.whole.remove(&index);
+            self.arguments(index, whole.unwrap_or_else(|| "{}".to_owned()), deltas);
         }
     }
 
-    /// Every call ended, the response complete (not cut short).
-    pub(super) fn end_all(&mut self, deltas: &mut Vec<Delta>) {
+    /// The response ended for `reason`: at a natural end (a stop, a tool call) every call
+    /// is complete; a cut, a filter or a refusal leaves the calls without arguments as
+    /// they are (a truncation, not a call without parameters).
+    pub(super) fn end_all(&mut self, reason: &FinishReason, deltas: &mut Vec<Delta>) {
+        if !matches!(reason, FinishReason::Stop | FinishReason::ToolCalls) {
+            return;
+        }
         let started: Vec<usize> = self.started.iter().copied().collect();
         for index in started {
             self.end(index, deltas);
@@ -69,11 +86,22 @@ pub(super) struct Refusal {
 impl Refusal {
     /// More of the refusal's text.
     pub(super) fn push(&mut self, more: &str) {
+        if self.text.ends_with('…') && self.text.len() >= REFUSAL_LIMIT {
+            return;
+        }
         for c in more.chars() {
             if self.text.len() + c.len_utf8() > REFUSAL_LIMIT {
-                break;
+                self.text.push('…');
+                return;
             }
             self.text.push(c);
+        }
+    }
+
+    /// The whole refusal, sent at its end: kept if no part of it came before.
+    pub(super) fn whole(&mut self, text: &str) {
+        if self.text.is_empty() {
+            self.push(text);
         }
     }
 

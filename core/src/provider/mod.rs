@@ -445,7 +445,7 @@ fn openai_chat(
             let id = text(&call["id"]);
             let name = text(&call["function"]["name"]);
             if id.is_some() || name.is_some() {
-                calls.start(n);
+                calls.start(n, &Value::Null);
                 deltas.push(Delta::ToolStart { index: n, id, name });
             }
             if let Some(arguments) = text(&call["function"]["arguments"]) {
@@ -455,9 +455,7 @@ fn openai_chat(
         if let Some(reason) = choice["finish_reason"].as_str() {
             refusal.end()?;
             let reason = FinishReason::from_wire(reason);
-            if reason.cut_cause().is_none() {
-                calls.end_all(deltas);
-            }
+            calls.end_all(&reason, deltas);
             deltas.push(Delta::Finish(reason));
         }
     }
@@ -474,6 +472,11 @@ fn openai_responses(
         "response.refusal.delta" => {
             if let Some(more) = value["delta"].as_str() {
                 refusal.push(more);
+            }
+        }
+        "response.refusal.done" => {
+            if let Some(whole) = value["refusal"].as_str() {
+                refusal.whole(whole);
             }
         }
         "response.output_text.delta" => {
@@ -500,19 +503,24 @@ fn openai_responses(
             calls.end(n, deltas);
         }
         "response.output_item.added" if value["item"]["type"] == "function_call" => {
-            calls.start(index(&value["output_index"]));
+            calls.start(index(&value["output_index"]), &value["item"]["arguments"]);
             deltas.push(Delta::ToolStart {
                 index: index(&value["output_index"]),
                 id: text(&value["item"]["call_id"]),
                 name: text(&value["item"]["name"]),
             });
         }
+        "response.output_item.done" if value["item"]["type"] == "function_call" => {
+            // Its arguments whole: read if no argument event brought them.
+            calls.start(index(&value["output_index"]), &value["item"]["arguments"]);
+        }
         "response.completed" => {
             refusal.end()?;
-            calls.end_all(deltas);
+            calls.end_all(&FinishReason::Stop, deltas);
             deltas.push(Delta::Finish(FinishReason::Stop));
         }
         "response.incomplete" => {
+            refusal.end()?;
             let reason = value["response"]["incomplete_details"]["reason"]
                 .as_str()
                 .unwrap_or("incomplete");
@@ -540,7 +548,7 @@ fn anthropic(
             }
         }
         "content_block_start" if value["content_block"]["type"] == "tool_use" => {
-            calls.start(index(&value["index"]));
+            calls.start(index(&value["index"]), &value["content_block"]["input"]);
             deltas.push(Delta::ToolStart {
                 index: index(&value["index"]),
                 id: text(&value["content_block"]["id"]),
@@ -569,13 +577,11 @@ fn anthropic(
                 _ => {}
             }
         }
-        "content_block_stop" => calls.end(index(&value["index"]), deltas),
         "message_delta" => {
+            // The calls end with the message: its stop reason says whether they are whole.
             if let Some(reason) = value["delta"]["stop_reason"].as_str() {
                 let reason = FinishReason::from_wire(reason);
-                if reason.cut_cause().is_none() {
-                    calls.end_all(deltas);
-                }
+                calls.end_all(&reason, deltas);
                 deltas.push(Delta::Finish(reason));
             }
         }
