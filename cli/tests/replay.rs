@@ -346,23 +346,48 @@ fn version_and_help() {
     }
 }
 
-#[test]
-fn a_live_stream_prints_each_chunk_as_it_arrives() {
+/// A replay fed live: `first` written to its stdin, which stays open, and the first line
+/// it prints for it.
+struct Live {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    first: Value,
+}
+
+fn live(args: &[&str], first: &[u8]) -> Live {
     use std::io::BufRead;
     let mut child = Command::new(env!("CARGO_BIN_EXE_settled"))
-        .args(["replay"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    stdin.write_all(br#"{"a": "hel"#).unwrap();
+    stdin.write_all(first).unwrap();
     stdin.flush().unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let first = serde_json::from_str(&line).unwrap();
+    Live {
+        child,
+        stdin,
+        stdout,
+        first,
+    }
+}
+
+#[test]
+fn a_live_stream_prints_each_chunk_as_it_arrives() {
+    use std::io::BufRead;
+    let Live {
+        mut child,
+        mut stdin,
+        stdout,
+        first,
+    } = live(&["replay"], br#"{"a": "hel"#);
     // The line for the first chunk arrives while the input is still open.
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let first: Value = serde_json::from_str(&first).unwrap();
     assert_eq!(first["snapshot"], json!({"a": "hel"}));
     stdin.write_all(br#"lo"}"#).unwrap();
     drop(stdin);
@@ -377,20 +402,13 @@ fn a_live_stream_prints_each_chunk_as_it_arrives() {
 #[test]
 fn a_live_root_number_settles_in_a_line_when_the_input_ends_later() {
     use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_settled"))
-        .args(["replay", "--strict"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    stdin.write_all(b"12").unwrap();
-    stdin.flush().unwrap();
+    let Live {
+        mut child,
+        stdin,
+        stdout,
+        first,
+    } = live(&["replay", "--strict"], b"12");
     // The chunk's line goes out while the input is open: the number is not settled yet.
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let first: Value = serde_json::from_str(&first).unwrap();
     assert_eq!(first, json!({"chunk": 0, "snapshot": null, "settled": []}));
     drop(stdin);
     let rest: Vec<Value> = stdout
