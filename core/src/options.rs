@@ -42,6 +42,9 @@ pub struct Options {
     pub second_root: SecondRoot,
     /// Typed streams: fail in the chunk where a value serde rejects settles (an enum value
     /// outside the set, a number out of range), instead of at `finish`. Default `true`.
+    /// Without it the stream reads on and reports the values that settle beside the
+    /// refused one; the refused value is left out of the draft, and no container that
+    /// holds it settles (`finish` returns the error).
     pub fail_fast: bool,
 }
 

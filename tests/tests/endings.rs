@@ -397,3 +397,136 @@ fn fields_settled_before_an_error_in_the_same_chunk_come_with_it() {
     let before = err.into_fields();
     assert!(matches!(before.as_slice(), [TicketField::Title(t)] if t == "Hi"));
 }
+
+/// Without fail-fast, a container one of whose members serde refused never settles: no
+/// event reports it holding the members that were accepted (its value is not the JSON's),
+/// while the accepted members and the containers beside it still settle.
+#[test]
+fn a_container_with_a_refused_member_never_settles() {
+    #[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+    struct Point {
+        x: u8,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Lists {
+        c: Vec<u8>,
+        m: Vec<Point>,
+        v: Vec<Vec<u8>>,
+        t: (u8, u8),
+        done: bool,
+    }
+    let cases: [(&str, &str); 4] = [
+        (
+            r#"{"c":[1,-1,2],"m":[{"x":1}],"v":[[1]],"t":[1,2],"done":true}"#,
+            "/c/1",
+        ),
+        (
+            r#"{"c":[1],"m":[{"x":1},5,{"x":3}],"v":[[1]],"t":[1,2],"done":true}"#,
+            "/m/1",
+        ),
+        (
+            r#"{"c":[1],"m":[{"x":1}],"v":[[1],[2,300],[3]],"t":[1,2],"done":true}"#,
+            "/v/1/1",
+        ),
+        (
+            r#"{"c":[1],"m":[{"x":1}],"v":[[1]],"t":[1,300],"done":true}"#,
+            "/t/1",
+        ),
+    ];
+    for (text, path) in cases {
+        for size in [1, 7, text.len()] {
+            let mut stream = Lists::stream_with_options(Options::default().fail_fast(false));
+            let mut fields = Vec::new();
+            for chunk in text.as_bytes().chunks(size) {
+                fields.extend(stream.feed(chunk).unwrap());
+            }
+            let settled: Vec<String> = fields.iter().map(|f| format!("{f:?}")).collect();
+            let refused = &path[1..2];
+            // The refused member's container, and every container holding it, never settle.
+            let container = match refused {
+                "c" => "C(",
+                "m" => "M(",
+                "v" => "V(",
+                _ => "T(",
+            };
+            assert!(
+                !settled.iter().any(|f| f.starts_with(container)),
+                "{text} in {size}-byte chunks: {settled:?}"
+            );
+            if refused == "v" {
+                assert!(
+                    !settled.iter().any(|f| f.starts_with("VItem(1,")),
+                    "{settled:?}"
+                );
+                assert!(
+                    settled
+                        .iter()
+                        .any(|f| f == "VItem(2, [3])" || f == "VItem(1, [3])")
+                );
+            }
+            // Its siblings still do.
+            assert!(settled.iter().any(|f| f == "Done(true)"), "{settled:?}");
+            for sibling in ["C(", "M(", "V(", "T("] {
+                if sibling != container {
+                    assert!(
+                        settled.iter().any(|f| f.starts_with(sibling)),
+                        "{sibling} in {settled:?}"
+                    );
+                }
+            }
+            let err = stream.finish().unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::Validation);
+            assert_eq!(err.error().path(), Some(path), "{err}");
+        }
+    }
+}
+
+/// An error inside a tuple, a tuple struct or a tuple variant names the element's index
+/// from 0, as serde does; elements past the size count on.
+#[test]
+fn paths_inside_tuples_count_from_zero() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Pair(u8, u8);
+    #[derive(Debug, Deserialize, StreamingModel)]
+    enum Ext {
+        T(u8, String),
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Holder {
+        #[serde(default)]
+        t: Option<(u8, String, u8)>,
+        #[serde(default)]
+        p: Option<Pair>,
+        #[serde(default)]
+        e: Vec<Ext>,
+    }
+    let cases = [
+        (r#"{"t":[300,"s",2]}"#, "/t/0"),
+        (r#"{"t":[1,"s",300]}"#, "/t/2"),
+        (r#"{"t":[1,"s",3,4]}"#, "/t/3"),
+        (r#"{"t":[1,"s",3,[4],5]}"#, "/t/3"),
+        (r#"{"p":[1,300]}"#, "/p/1"),
+        (r#"{"e":[{"T":[300,"s"]}]}"#, "/e/0/T/0"),
+    ];
+    for fail_fast in [true, false] {
+        for (text, path) in cases {
+            for size in [1, 7, text.len()] {
+                let mut stream =
+                    Holder::stream_with_options(Options::default().fail_fast(fail_fast));
+                let fed: Result<Vec<_>, _> = text
+                    .as_bytes()
+                    .chunks(size)
+                    .map(|c| stream.feed(c).map(|f| f.count()))
+                    .collect();
+                let err = match fed {
+                    Err(e) => e.into_error(),
+                    Ok(_) => stream.finish().unwrap_err().error().clone(),
+                };
+                assert_eq!(err.path(), Some(path), "{text}: {err}");
+            }
+        }
+    }
+    let mut stream = TypedStream::<(u8, u8)>::new();
+    let err = stream.feed(b"[300, 1]").unwrap_err().into_error();
+    assert_eq!(err.path(), Some("/0"), "{err}");
+}

@@ -195,6 +195,9 @@ impl<T> std::ops::DerefMut for TupleDraft<T> {
 struct TupleFrame<S: Tuple> {
     /// The open element's position (once it settled: the count of elements seen).
     position: usize,
+    /// The index in the JSON array of the open element, or of the last one read (what an
+    /// error's path names); elements past the tuple's size count on.
+    index: usize,
     open: bool,
     member: Member,
     outbox: Option<S::Field>,
@@ -222,6 +225,7 @@ impl<S: Tuple> TupleFrame<S> {
     fn new() -> Self {
         TupleFrame {
             position: 0,
+            index: 0,
             open: false,
             member: Member::default(),
             outbox: None,
@@ -265,6 +269,10 @@ impl<S: Tuple> Frame for TupleFrame<S> {
             if self.position >= S::LEN {
                 // An element past the tuple's size: serde rejects the tuple. It is followed
                 // to its end and left out of the draft.
+                if self.member.level() == 0 && !self.member.begun {
+                    self.index = self.position.max(self.index + 1);
+                    self.member.begun = true;
+                }
                 if let Some(raw) = self.member.track(event) {
                     self.member = Member::default();
                     let message =
@@ -274,6 +282,7 @@ impl<S: Tuple> Frame for TupleFrame<S> {
                 return FrameFlow::More;
             }
             self.open = true;
+            self.index = self.position;
             self.member = Member::default();
         }
         match S::element(self.position, &mut self.member, event, draft) {
@@ -325,7 +334,7 @@ impl<S: Tuple> Frame for TupleFrame<S> {
     }
 
     fn path<'s>(&'s self, steps: &mut Vec<Step<'s>>) {
-        steps.push(Step::Index(self.position));
+        steps.push(Step::Index(self.index));
     }
 }
 

@@ -52,6 +52,9 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     /// [`REPLAY_FACTOR`] times the events read (plus [`REPLAY_SLACK`]).
     live: u64,
     replayed: u64,
+    /// The frames below this level hold a value that was rejected (without fail-fast):
+    /// none of them settles, so no event reports a container without its refused member.
+    tainted: usize,
 }
 
 /// How many times the events read the replays may send (late tags nested in late tags).
@@ -78,6 +81,7 @@ impl<T: StreamingModel> TypedSink<T> {
             replay_budget,
             live: 0,
             replayed: 0,
+            tainted: 0,
         }
     }
 
@@ -268,7 +272,12 @@ impl<T: StreamingModel> TypedSink<T> {
     }
 
     /// The frame on top closed (`ok` if accepted): its parent settles it.
-    fn closed(&mut self, ok: bool, span: std::ops::Range<usize>) {
+    fn closed(&mut self, mut ok: bool, span: std::ops::Range<usize>) {
+        let level = self.stack.len().saturating_sub(1);
+        if level < self.tainted {
+            ok = false;
+            self.tainted = level;
+        }
         self.stack.pop();
         let Some(parent) = self.stack.len().checked_sub(1) else {
             self.root_span = span;
@@ -301,6 +310,8 @@ impl<T: StreamingModel> TypedSink<T> {
 
     #[cold]
     fn record_rejections(&mut self, out: &mut Out, level: usize) {
+        // The frame at `level` and its ancestors hold the refused value.
+        self.tainted = self.tainted.max(level + 1);
         for (rejected, member) in out.rejected.drain(..) {
             let mut steps: Vec<Step<'_>> = Vec::new();
             let upto = if member { level + 1 } else { level };
