@@ -390,7 +390,7 @@ impl Scanner {
                         None => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
                     }
                 }
-                Err(s) if self.droppable(s.reason) => i = self.abandon(s, bytes.len()),
+                Err(s) if self.droppable(s.reason) => i = self.abandon(s, bytes.len(), sink),
                 Err(s) if self.replaced_by_invalid(s.reason, sink) => {
                     // The complete value is back; nothing after the broken one is read.
                     self.ignore_rest = true;
@@ -555,13 +555,18 @@ impl Scanner {
     /// if the root had been prose all along: after it when it is the root's own bracket (it
     /// would open the same root again), and `stop.back` bytes earlier for the idle limit
     /// when it continues a character split across chunks. Returns where to resume.
-    fn abandon(&mut self, stop: Stop, len: usize) -> usize {
+    fn abandon<S: Sink>(&mut self, stop: Stop, len: usize, sink: &mut S) -> usize {
         let start = if self.done {
             self.second_offset
         } else {
             self.root_offset
         };
+        let inner = self.inner_opener(&stop);
         self.drop_root();
+        if let Some((text, offset, position)) = inner {
+            self.reopen(&text, offset, position, sink);
+            return stop.at;
+        }
         self.preamble.resume_back = stop.back;
         if self.fed + stop.at as u64 == start {
             // The bracket itself failed (a depth cap of 0): it is prose.
@@ -569,6 +574,62 @@ impl Scanner {
             return (stop.at + 1).min(len);
         }
         stop.at
+    }
+
+    /// A tentative first root failed right after its first string, and that string ended
+    /// with a bracket: `He said "{" then {"a": 1}` read `" then {"` as a key. Scanned as
+    /// prose, that bracket and the quote closing the string open the real root, so they
+    /// are read again from there: the opener, the whitespace after it and the quote (with
+    /// the whitespace after that), the input offset of the opener and its line and column.
+    /// Only the string's last bracket is looked at (nothing is scanned twice beyond those
+    /// few bytes).
+    fn inner_opener(&self, stop: &Stop) -> Option<(Vec<u8>, u64, (u64, u64))> {
+        // The held text must be the input's, byte for byte, up to the byte that failed.
+        let aligned = self.root_offset + self.clean.len() as u64 == self.fed + stop.at as u64;
+        if self.done || !self.tentative || stop.back != 0 || self.window.base != 0 || !aligned {
+            return None;
+        }
+        let text = self.clean.as_slice();
+        let end = text.iter().rposition(|&c| !tables::is_ws(c))?;
+        if text.get(end) != Some(&b'"') {
+            return None;
+        }
+        let before = text.get(..end)?.iter().rposition(|&c| !tables::is_ws(c))?;
+        if before == 0 || !matches!(text.get(before), Some(b'{' | b'[')) {
+            return None;
+        }
+        let again = text.get(before..)?.to_vec();
+        Some((
+            again,
+            self.root_offset + before as u64,
+            self.clean_position(before),
+        ))
+    }
+
+    /// Reads `text` again, as prose, from input `offset` at `position` (see
+    /// [`Scanner::inner_opener`]); the chunk then goes on from the byte that failed. A root
+    /// the bytes cannot open (a limit, a bracket of the wrong shape) leaves them prose.
+    fn reopen<S: Sink>(&mut self, text: &[u8], offset: u64, position: (u64, u64), sink: &mut S) {
+        let chunk = (self.fed, self.scan_at, self.scan_line, self.scan_line_start);
+        self.fed = offset;
+        self.scan_at = 0;
+        self.scan_line = position.0;
+        self.scan_line_start = (offset + 1).saturating_sub(position.1);
+        let mut i = 0;
+        let mut opened = true;
+        while i < text.len() {
+            match self.step(text, i, sink) {
+                Ok(next) => i = next,
+                Err(_) => {
+                    opened = false;
+                    break;
+                }
+            }
+        }
+        (self.fed, self.scan_at, self.scan_line, self.scan_line_start) = chunk;
+        if !opened && !self.stack.is_empty() {
+            self.drop_root();
+        }
     }
 
     /// The root read on past the depth cap (if any) is JSON. A first root fails with its

@@ -268,6 +268,56 @@ fn false_starts_never_show_in_a_snapshot() {
     }
 }
 
+/// A bracket quoted in prose (`"{"`) opens a root whose first string runs to the real
+/// root's first quote: the real root is read from its own bracket, at every chunking,
+/// with its own offset, line and column.
+#[test]
+fn a_quoted_bracket_in_prose_does_not_hide_the_root() {
+    let inputs = [
+        "He said \"{\" then {\"a\": \"b\"}",
+        "Objects open with \"{\":\n{\"a\": \"b\"}",
+        "Type \"{\", then\t\"{\"\n {\"a\": \"b\"}",
+        "A quote \"{ \"  { \"a\": \"b\"}",
+    ];
+    for input in inputs {
+        for size in [1, 2, 7, input.len()] {
+            let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+            let (r, snaps) = replay(&lenient(), &chunks);
+            assert_eq!(
+                r.ok().as_deref(),
+                Some(r#"{"a":"b"}"#),
+                "{input:?} by {size}"
+            );
+            for snap in snaps.iter().flatten() {
+                assert!(
+                    snap == "{}" || snap.starts_with(r#"{"a""#),
+                    "{snap} for {input:?}"
+                );
+            }
+            let mut scanner = crate::Scanner::new(lenient());
+            for chunk in &chunks {
+                scanner.feed(chunk, &mut crate::IgnoreSink).unwrap();
+            }
+            scanner.finish(&mut crate::IgnoreSink).unwrap();
+            let root = input.rfind("{ \"a\"").or(input.rfind("{\"a\"")).unwrap();
+            assert_eq!(scanner.root_offset(), root as u64, "{input:?} by {size}");
+        }
+    }
+    // An error in the real root points at its byte, line and column.
+    let input = "Objects open with \"{\":\n{\"a\": \"b\", \"c\": tru }";
+    let bad = input.find("tru ").unwrap() as u64 + 3;
+    for size in [1, 7, input.len()] {
+        let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+        let (r, _) = replay(&lenient(), &chunks);
+        let e = r.unwrap_err();
+        assert_eq!(
+            (e.offset(), e.line(), e.column()),
+            (bad, 2, bad - 23 + 1),
+            "{e}"
+        );
+    }
+}
+
 #[test]
 fn an_empty_container_in_prose_is_the_value_when_no_other_comes() {
     for (input, value) in [

@@ -135,8 +135,11 @@ impl<T: StreamingModel> TypedStream<T> {
     }
 
     /// The draft: everything read so far, updated in place (empty until the value begins).
-    /// For a type whose draft has no empty form (an enum with data), see
-    /// [`TypedStream::current`].
+    /// Before it begins this is the draft type's `Default`: an empty model, vector, map or
+    /// string, but `0` for a number root, `false` for a bool root and `null` for a
+    /// `serde_json::Value` root, which a value read later can replace. For such a root, and
+    /// for a type whose draft has no empty form (an enum with data), read
+    /// [`TypedStream::current`], which is `None` until the value begins.
     pub fn draft(&self) -> &T::Draft
     where
         T::Draft: Default,
