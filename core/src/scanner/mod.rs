@@ -938,30 +938,22 @@ impl Scanner {
             }
             walked = to;
         };
-        let mut anchors = Vec::new();
-        for frame in &self.stack {
+        // The open containers that began in text released before keep their anchors (they
+        // are the stack's first ones, in order; the anchors after theirs are of containers
+        // that closed since); those beginning in the text released now get theirs. Each
+        // container is anchored once: deep nesting costs no walk of the stack per release.
+        let anchored = self.stack.partition_point(|frame| frame.start < base);
+        self.anchors.truncate(anchored);
+        for frame in self.stack.iter().skip(anchored) {
             if frame.start >= keep {
                 break;
             }
-            match frame.start.checked_sub(base) {
-                Some(at) => {
-                    walk_to(at, &mut position);
-                    anchors.push((frame.start, position));
-                }
-                None => {
-                    // The anchors are in the stack's order, by start: a search, not a
-                    // scan (a scan per frame made deep nesting quadratic).
-                    let known = self
-                        .anchors
-                        .binary_search_by_key(&frame.start, |&(start, _)| start)
-                        .ok()
-                        .and_then(|i| self.anchors.get(i));
-                    anchors.extend(known.copied());
-                }
+            if let Some(at) = frame.start.checked_sub(base) {
+                walk_to(at, &mut position);
+                self.anchors.push((frame.start, position));
             }
         }
         walk_to(cut, &mut position);
-        self.anchors = anchors;
         self.window = Window {
             base: keep,
             line: position.0,

@@ -126,8 +126,9 @@ impl Scanner {
             return kind != ErrorKind::TooLarge;
         }
         // A false start may also nest past the depth cap ("[[wikilinks]]" at depth 1): it
-        // is read on (`deep_candidate`) until it shows that it is not JSON.
-        self.tentative && kind == ErrorKind::Invalid
+        // is read on (`deep_candidate`) until it shows that it is not JSON. Whitespace past
+        // the stall guard before a first member (`Use [   ] for a list`) is prose too.
+        self.tentative && matches!(kind, ErrorKind::Invalid | ErrorKind::Stalled)
     }
 
     /// A root read in prose (a first or a second one) and not yet confirmed nested past

@@ -759,6 +759,19 @@ fn the_stall_guard_ends_a_whitespace_loop() {
     let text = format!("{{\"a\": \"{}\"}}", " ".repeat(1000));
     let (r, _) = replay(&options, &[text.as_bytes()]);
     assert!(r.is_ok());
+    // A bracket in prose that the guard stops before a first member is a false start.
+    let spaces = " ".repeat(300);
+    for (limit, input) in [
+        (0, "Use { and } for objects. {\"a\":1}".to_owned()),
+        (1, "Use [ ] for a list. {\"a\":1}".to_owned()),
+        (100, format!("Use [{spaces}x] here. {{\"a\":1}}")),
+    ] {
+        for size in [1, 7, input.len()] {
+            let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+            let (r, _) = replay(&lenient().stall_limit(Some(limit)), &chunks);
+            assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#), "{input:?} by {size}");
+        }
+    }
 }
 
 // ---- found in review ----
