@@ -132,6 +132,9 @@ pub struct Scanner {
     key: String,
     /// The open string is a key.
     in_key: bool,
+    /// The open string is a tentative array's element: it confirms the root only once a
+    /// separator follows it (`Use "[" for arrays` is prose), so its text is not sent yet.
+    hold_string: bool,
     /// Clean-buffer span of the last key read, quotes included.
     key_start: usize,
     key_end: usize,
@@ -224,6 +227,7 @@ impl Scanner {
             anchors: Vec::new(),
             key: String::new(),
             in_key: false,
+            hold_string: false,
             key_start: 0,
             key_end: 0,
             key_pending: false,
@@ -671,6 +675,7 @@ impl Scanner {
         self.scalar_pending = None;
         self.stack.clear();
         self.in_key = false;
+        self.hold_string = false;
         self.string = StrState::NEW;
         self.state = State::Prose;
         self.preamble.prose_seen = true;

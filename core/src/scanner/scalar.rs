@@ -77,10 +77,20 @@ impl Scanner {
         self.send_scalar(span, sink);
     }
 
-    /// Sends the number or literal at `span` of the clean text.
+    /// Sends the number, literal or held string at `span` of the clean text.
     pub(super) fn send_scalar<S: Sink>(&mut self, span: std::ops::Range<usize>, sink: &mut S) {
         let raw = self.raw(span);
         match raw.bytes().first() {
+            Some(b'"') => {
+                // A string held back (its escapes were checked as it was read).
+                let text: std::borrow::Cow<'_, str> =
+                    serde_json::from_slice(raw.bytes()).unwrap_or_default();
+                sink.begin_string();
+                if !text.is_empty() {
+                    sink.string_fragment(&text);
+                }
+                sink.end_string(raw);
+            }
             Some(b't') => sink.bool(true, raw),
             Some(b'f') => sink.bool(false, raw),
             Some(b'n') => sink.null(raw),

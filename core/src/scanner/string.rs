@@ -78,6 +78,12 @@ impl Scanner {
             }
             return;
         }
+        if std::mem::take(&mut self.hold_string) {
+            // A tentative array's element: sent when a separator confirms the root.
+            self.scalar_pending = Some((self.scalar_start, self.end()));
+            self.value_done();
+            return;
+        }
         self.confirm(sink);
         sink.end_string(self.raw(self.scalar_start..self.end()));
         self.value_done();
@@ -217,7 +223,7 @@ impl Scanner {
     fn emit_text<S: Sink>(&mut self, text: &str, sink: &mut S) {
         if self.in_key {
             self.key.push_str(text);
-        } else {
+        } else if !self.hold_string {
             sink.string_fragment(text);
         }
     }

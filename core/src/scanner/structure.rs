@@ -71,10 +71,16 @@ impl Scanner {
                 return Ok(i + 1);
             }
             b'"' => {
-                // A string element confirms a tentative array.
-                self.confirm(sink);
-                sink.begin_string();
+                // A string member confirms a tentative object (its key and colon came
+                // before); a tentative array's string element waits for the separator
+                // after it, as a number does.
                 self.in_key = false;
+                if self.tentative && self.stack.last().is_some_and(|f| !f.object) {
+                    self.hold_string = true;
+                } else {
+                    self.confirm(sink);
+                    sink.begin_string();
+                }
                 self.string = StrState::NEW;
                 self.state = State::Str;
             }

@@ -303,6 +303,33 @@ fn a_quoted_bracket_in_prose_does_not_hide_the_root() {
             assert_eq!(scanner.root_offset(), root as u64, "{input:?} by {size}");
         }
     }
+    // A string in a bracket in prose confirms an array only once a separator follows it.
+    for (input, value) in [
+        (
+            "Arrays open with \"[\", objects with {\"a\": \"b\"}",
+            r#"{"a":"b"}"#,
+        ),
+        ("Use \"[\" to begin. [\"x\"] is the list", r#"["x"]"#),
+        ("Sure! [\"a\\n\\u00e9\", \"b\"]", r#"["a\né","b"]"#),
+        (
+            "See [\"Smith 2020\"; \"Lee\"] and {\"a\": \"b\"}",
+            r#"{"a":"b"}"#,
+        ),
+        ("Tags: [\"a\"] done", r#"["a"]"#),
+    ] {
+        for size in [1, 2, 7, input.len()] {
+            let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+            let (r, snaps) = replay(&lenient(), &chunks);
+            assert_eq!(r.ok().as_deref(), Some(value), "{input:?} by {size}");
+            // No snapshot shows the bracket in prose (nor any of its text).
+            for snap in snaps.iter().flatten() {
+                assert_eq!(snap.get(..1), value.get(..1), "{snap} for {input:?}");
+                for prose in ["Smith", "begin", "objects", " and "] {
+                    assert!(!snap.contains(prose), "{snap} for {input:?}");
+                }
+            }
+        }
+    }
     // An error in the real root points at its byte, line and column.
     let input = "Objects open with \"{\":\n{\"a\": \"b\", \"c\": tru }";
     let bad = input.find("tru ").unwrap() as u64 + 3;
