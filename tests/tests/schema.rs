@@ -256,3 +256,52 @@ fn property_order_survives_serde_json_default_features() {
     assert!(at("description") < at("owner") && at("owner") < at("due_date"));
     assert!(item.contains(r#""required":["id","description","owner","due_date"]"#));
 }
+
+/// `minimum` and `maximum` compare integers exactly: a `u64` past 2^53 is not rounded to
+/// the nearest `f64` (9007199254740993 was accepted under a maximum of 2^53), and the
+/// error quotes the value as written.
+#[test]
+fn integer_bounds_are_exact() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Counts {
+        #[settled(minimum = 0, maximum = 9007199254740992)]
+        n: u64,
+        #[settled(minimum = -2.5, maximum = 2.5)]
+        small: Option<i64>,
+        #[settled(maximum = 1e30)]
+        big: Option<u128>,
+    }
+    let check = |text: &str| {
+        let mut stream = Counts::stream();
+        stream
+            .feed(text.as_bytes())
+            .map_err(|e| e.into_error())
+            .and_then(|_| stream.finish().map_err(|e| e.error().clone()))
+    };
+    assert!(check(r#"{"n": 9007199254740992}"#).is_ok());
+    let err = check(r#"{"n": 9007199254740993}"#).unwrap_err();
+    assert_eq!(err.path(), Some("/n"));
+    assert_eq!(
+        err.reason(),
+        "expected at most 9007199254740992, got 9007199254740993"
+    );
+    let err = check(r#"{"n": 18446744073709551615}"#).unwrap_err();
+    assert!(err.reason().ends_with("got 18446744073709551615"), "{err}");
+    assert!(check(r#"{"n": 0, "small": -2}"#).is_ok());
+    assert!(check(r#"{"n": 0, "small": 2}"#).is_ok());
+    assert_eq!(
+        check(r#"{"n": 0, "small": -3}"#).unwrap_err().path(),
+        Some("/small")
+    );
+    assert_eq!(
+        check(r#"{"n": 0, "small": 3}"#).unwrap_err().path(),
+        Some("/small")
+    );
+    assert!(check(r#"{"n": 0, "big": 1000000000000000000000000000000}"#).is_ok());
+    assert_eq!(
+        check(r#"{"n": 0, "big": 340282366920938463463374607431768211455}"#)
+            .unwrap_err()
+            .path(),
+        Some("/big")
+    );
+}

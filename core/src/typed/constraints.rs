@@ -53,24 +53,92 @@ impl Length for Box<str> {
     note = "use `min_length`/`max_length` for a string, `min_items`/`max_items` for a sequence"
 )]
 pub trait Number {
-    /// The value as `f64`, if there is one.
-    fn number(&self) -> Option<f64>;
+    /// The value, exactly, if there is one.
+    fn number(&self) -> Option<Measured>;
 }
 
-macro_rules! numbers {
+/// A number a bound is compared with: integers exactly (a `u64` past 2^53 is not
+/// rounded to the nearest `f64`), floats as they are.
+#[derive(Debug, Clone, Copy)]
+pub enum Measured {
+    /// Any signed integer type.
+    Int(i128),
+    /// An unsigned integer past `i128::MAX`.
+    Big(u128),
+    /// `f32` or `f64`.
+    Float(f64),
+}
+
+impl Measured {
+    /// How the value compares with `bound` (`None` when either is NaN).
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+    fn compare(self, bound: f64) -> Option<std::cmp::Ordering> {
+        use std::cmp::Ordering;
+        // 2^127: every `i128` is below it, and a float below it in magnitude truncates to
+        // an `i128` exactly.
+        const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+        let n = match self {
+            Measured::Float(x) => return x.partial_cmp(&bound),
+            Measured::Big(_) if bound.is_nan() => return None,
+            Measured::Big(_) if bound < LIMIT => return Some(Ordering::Greater),
+            Measured::Big(n) => return (n as f64).partial_cmp(&bound),
+            Measured::Int(n) => n,
+        };
+        if bound.is_nan() {
+            return None;
+        }
+        if bound >= LIMIT {
+            return Some(Ordering::Less);
+        }
+        if bound < -LIMIT {
+            return Some(Ordering::Greater);
+        }
+        let whole = bound.trunc();
+        match n.cmp(&(whole as i128)) {
+            Ordering::Equal => 0.0.partial_cmp(&(bound - whole)),
+            unequal => Some(unequal),
+        }
+    }
+}
+
+impl std::fmt::Display for Measured {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Measured::Int(n) => n.fmt(f),
+            Measured::Big(n) => n.fmt(f),
+            Measured::Float(x) => x.fmt(f),
+        }
+    }
+}
+
+macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Number for $t {
-            #[allow(clippy::cast_precision_loss, clippy::cast_lossless)]
-            fn number(&self) -> Option<f64> {
-                Some(*self as f64)
+            fn number(&self) -> Option<Measured> {
+                Some(match i128::try_from(*self) {
+                    Ok(n) => Measured::Int(n),
+                    Err(_) => Measured::Big(u128::try_from(*self).unwrap_or(u128::MAX)),
+                })
             }
         }
     )*};
 }
 
-numbers!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+integers!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
 );
+
+impl Number for f32 {
+    fn number(&self) -> Option<Measured> {
+        Some(Measured::Float(f64::from(*self)))
+    }
+}
+
+impl Number for f64 {
+    fn number(&self) -> Option<Measured> {
+        Some(Measured::Float(*self))
+    }
+}
 
 macro_rules! through {
     ($($trait:ident :: $method:ident -> $out:ty),*) => {$(
@@ -87,7 +155,7 @@ macro_rules! through {
     )*};
 }
 
-through!(Items::items -> usize, Length::length -> usize, Number::number -> f64);
+through!(Items::items -> usize, Length::length -> usize, Number::number -> Measured);
 
 /// "expected at least 1 item, got 0"
 fn bound(measured: f64, min: Option<f64>, max: Option<f64>, unit: &str) -> Result<(), String> {
@@ -142,10 +210,17 @@ pub fn check_length<V: Length>(
 
 /// `minimum`/`maximum`.
 pub fn check_range<V: Number>(value: &V, min: Option<f64>, max: Option<f64>) -> Result<(), String> {
-    match value.number() {
-        Some(n) => bound(n, min, max, ""),
-        None => Ok(()),
+    use std::cmp::Ordering;
+    let Some(n) = value.number() else {
+        return Ok(());
+    };
+    if let Some(min) = min.filter(|&min| n.compare(min) == Some(Ordering::Less)) {
+        return Err(format!("expected at least {min}, got {n}"));
     }
+    if let Some(max) = max.filter(|&max| n.compare(max) == Some(Ordering::Greater)) {
+        return Err(format!("expected at most {max}, got {n}"));
+    }
+    Ok(())
 }
 
 /// The schema of an atomic field's type: its `StreamingModel` schema when it has one,
