@@ -22,8 +22,12 @@ impl Scanner {
                 (Num::Exp | Num::ExpSign | Num::ExpDigit, b'0'..=b'9') => Num::ExpDigit,
                 (state, _) if state.is_terminal() => {
                     // Settle only on a byte that may follow a value here: a number is not
-                    // reported in the chunk that makes the input invalid (`[1-2]`, `[2}`).
-                    if !self.may_follow_value(c) {
+                    // reported when it is the start of a malformed token (`[1-2]`,
+                    // `[1.5e3.5]`). A closing bracket of the wrong kind ends the number,
+                    // as a space before it would (`[1, 2}` reports 2, then the bracket's
+                    // error, as `[1, 2 }` does; a string or literal there is complete too).
+                    let delimiter = matches!(c, b']' | b'}') && !self.stack.is_empty();
+                    if !delimiter && !self.may_follow_value(c) {
                         let reason = if self.stack.is_empty() {
                             Reason::TrailingCharacters
                         } else {
