@@ -233,6 +233,57 @@ fn a_tool_call_without_arguments_has_the_arguments_of_an_empty_object() {
     assert_ne!(whole, anthropic);
     let deltas = decode(Provider::Anthropic, whole.as_bytes(), 4);
     assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"city":"Oslo"}"#);
+    // A call followed by another block is whole, even if the message is cut later: only
+    // the last call is the cut one.
+    let two = concat!(
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t0\",\"name\":\"now\",\"input\":{}}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\"}}\n\n",
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"now\",\"input\":{}}}\n\n",
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\\\": 4\"}}\n\n",
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"}}\n\n",
+    );
+    for chunk in [1, 7, two.len()] {
+        let deltas = decode(Provider::Anthropic, two.as_bytes(), chunk);
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), "{}");
+        assert_eq!(text_of(&deltas, Channel::Tool(1)), r#"{"a": 4"#);
+        let mut tools = ToolStreams::<Now>::new();
+        for delta in &deltas {
+            tools.feed(delta).unwrap();
+        }
+        let results = tools.finish(finish_of(&deltas));
+        assert_eq!(results[0].1.as_ref().ok(), Some(&Now {}));
+        let cut = results[1].1.as_ref().unwrap_err();
+        assert_eq!(cut.kind(), settled::ErrorKind::Truncated);
+    }
+}
+
+/// Anthropic's context window filling up is a cut like a token limit; an error event
+/// whose `error` is a bare string is quoted.
+#[test]
+fn a_full_context_window_is_a_cut_and_a_string_error_is_quoted() {
+    let reason = "model_context_window_exceeded";
+    let body = format!(
+        "event: content_block_start\ndata: {{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{{\"type\":\"text\",\"text\":\"\"}}}}\n\n\
+         event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"text_delta\",\"text\":\"{{\\\"a\\\": [1\"}}}}\n\n\
+         event: message_delta\ndata: {{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"{reason}\"}}}}\n\n"
+    );
+    let deltas = decode(Provider::Anthropic, body.as_bytes(), 3);
+    let finish = finish_of(&deltas).unwrap();
+    assert!(finish.is_truncation());
+    assert_eq!(finish.wire_name(), reason);
+    let mut stream = settled::DynamicStream::new();
+    stream
+        .feed(text_of(&deltas, Channel::Text).as_bytes())
+        .unwrap();
+    let err = stream.finish_with(Some(finish)).unwrap_err();
+    assert_eq!(err.kind(), settled::ErrorKind::Truncated);
+    assert!(err.to_string().contains(reason), "{err}");
+    let mut decoder = Decoder::new(Provider::OpenAiChat);
+    let err = decoder
+        .feed(b"data: {\"error\": \"upstream timed out\"}\n\n")
+        .unwrap_err();
+    assert!(err.message.contains("upstream timed out"), "{err}");
 }
 
 /// A refusal (OpenAI's structured outputs) ends the response with an error quoting it,

@@ -59,6 +59,14 @@ impl Calls {
         }
     }
 
+    /// A later content block began at `index`: the calls before it are complete.
+    pub(super) fn end_before(&mut self, index: usize, deltas: &mut Vec<Delta>) {
+        let before: Vec<usize> = self.started.range(..index).copied().collect();
+        for call in before {
+            self.end(call, deltas);
+        }
+    }
+
     /// The response ended for `reason`: at a natural end (a stop, a tool call) every call
     /// is complete; a cut, a filter or a refusal leaves the calls without arguments as
     /// they are (a truncation, not a call without parameters).

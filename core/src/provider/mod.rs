@@ -92,6 +92,9 @@ pub enum FinishReason {
     MaxTokens,
     /// The Responses API's token limit (`max_output_tokens`).
     MaxOutputTokens,
+    /// Anthropic's context window filled up (`model_context_window_exceeded`): a cut like
+    /// a token limit.
+    ContextWindowExceeded,
     /// The model called tools.
     ToolCalls,
     /// Filtered.
@@ -105,7 +108,10 @@ impl FinishReason {
     pub fn is_truncation(&self) -> bool {
         matches!(
             self,
-            FinishReason::Length | FinishReason::MaxTokens | FinishReason::MaxOutputTokens
+            FinishReason::Length
+                | FinishReason::MaxTokens
+                | FinishReason::MaxOutputTokens
+                | FinishReason::ContextWindowExceeded
         )
     }
 
@@ -115,6 +121,7 @@ impl FinishReason {
             FinishReason::Length => Some("length"),
             FinishReason::MaxTokens => Some("max_tokens"),
             FinishReason::MaxOutputTokens => Some("max_output_tokens"),
+            FinishReason::ContextWindowExceeded => Some("model_context_window_exceeded"),
             _ => None,
         }
     }
@@ -126,6 +133,7 @@ impl FinishReason {
             FinishReason::Length => "length",
             FinishReason::MaxTokens => "max_tokens",
             FinishReason::MaxOutputTokens => "max_output_tokens",
+            FinishReason::ContextWindowExceeded => "model_context_window_exceeded",
             FinishReason::ToolCalls => "tool_calls",
             FinishReason::ContentFilter => "content_filter",
             FinishReason::Other(name) => name,
@@ -138,6 +146,7 @@ impl FinishReason {
             "length" => FinishReason::Length,
             "max_tokens" => FinishReason::MaxTokens,
             "max_output_tokens" => FinishReason::MaxOutputTokens,
+            "model_context_window_exceeded" => FinishReason::ContextWindowExceeded,
             "tool_calls" | "tool_use" | "function_call" => FinishReason::ToolCalls,
             "content_filter" | "refusal" => FinishReason::ContentFilter,
             other => FinishReason::Other(other.to_owned()),
@@ -363,6 +372,7 @@ fn text(value: &Value) -> Option<String> {
 fn provider_error(value: &Value) -> DecodeError {
     let message = value["error"]["message"]
         .as_str()
+        .or_else(|| value["error"].as_str())
         .or_else(|| value["message"].as_str())
         .unwrap_or("unknown error");
     error(format!("the provider sent an error: {message}"))
@@ -538,7 +548,13 @@ fn anthropic(
     calls: &mut calls::Calls,
     deltas: &mut Vec<Delta>,
 ) -> Result<(), DecodeError> {
-    match value["type"].as_str().unwrap_or_default() {
+    let kind = value["type"].as_str().unwrap_or_default();
+    if kind == "content_block_start" {
+        // A block begins: the tool calls before it are whole (only the last call of a
+        // message can be cut), so one without argument text has none.
+        calls.end_before(index(&value["index"]), deltas);
+    }
+    match kind {
         "content_block_start" if value["content_block"]["type"] == "text" => {
             if let Some(t) = text(&value["content_block"]["text"]) {
                 deltas.push(Delta::Text {
