@@ -128,6 +128,11 @@ pub struct ChatUpdates<T: StreamingModel, S> {
     /// The source failed: nothing more is read, the stream is kept for its draft.
     interrupted: bool,
     drafts: bool,
+    /// The model's refusal, if it sent one (`delta.refusal`).
+    refusal: crate::provider::calls::Refusal,
+    /// The tool call read began, and text of the channel came.
+    started: bool,
+    fed: bool,
 }
 
 // Nothing inside is pinned structurally: only the source is polled, through `Unpin`.
@@ -157,6 +162,9 @@ impl<T: StreamingModel, S> ChatUpdates<T, S> {
             failed: None,
             interrupted: false,
             drafts: false,
+            refusal: crate::provider::calls::Refusal::default(),
+            started: false,
+            fed: false,
         }
     }
 
@@ -209,10 +217,21 @@ where
             match next {
                 Some(Ok(chunk)) => {
                     let mut extended = false;
+                    for choice in chunk.choices.iter().filter(|c| c.index == 0) {
+                        if let Some(refusal) = &choice.delta.refusal {
+                            this.refusal.push(refusal);
+                        }
+                    }
                     for delta in deltas(&chunk) {
                         match delta {
+                            Delta::ToolStart { index, .. }
+                                if Channel::Tool(index) == this.channel =>
+                            {
+                                this.started = true;
+                            }
                             Delta::Text { channel, text } if channel == this.channel => {
                                 extended = true;
+                                this.fed = true;
                                 match stream.feed(text.as_bytes()) {
                                     Ok(fields) => this.pending.extend(fields.map(Update::Field)),
                                     Err(failed) => {
@@ -241,12 +260,24 @@ where
                     return Poll::Ready(Some(Err(UpdateError::Source(e))));
                 }
                 None => {
-                    let Some(stream) = this.stream.take() else {
+                    let Some(mut stream) = this.stream.take() else {
                         return Poll::Ready(None);
                     };
+                    let natural = matches!(
+                        this.finish,
+                        Some(FinishReason::Stop | FinishReason::ToolCalls)
+                    );
+                    if this.started && !this.fed && natural {
+                        // A tool without parameters: its arguments stream as nothing.
+                        let _ = stream.feed(b"{}");
+                    }
                     return Poll::Ready(Some(match stream.finish_with(this.finish.as_ref()) {
                         Ok(value) => Ok(Update::Done(value)),
-                        Err(e) => Err(UpdateError::Stream(e)),
+                        Err(e) => match this.refusal.text() {
+                            // The model declined: its words say more than "no JSON".
+                            Some(text) => Err(UpdateError::Refused(text.to_owned())),
+                            None => Err(UpdateError::Stream(e)),
+                        },
                     }));
                 }
             }
@@ -322,6 +353,57 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A refusal ends the updates with its words (not "no JSON"); a tool call without
+    /// parameters has the arguments `{}` at a natural end, and none after a cut.
+    #[test]
+    fn a_refusal_and_a_call_without_arguments() {
+        let chunks = [
+            chunk(r#"{"role": "assistant", "refusal": "I can't "}"#, None),
+            chunk(r#"{"refusal": "help with that."}"#, None),
+            chunk("{}", Some("stop")),
+        ];
+        let source = Iter(chunks.into_iter().map(Ok::<_, ()>));
+        let all = drain(ChatUpdates::content(
+            TypedStream::<serde_json::Value>::new(),
+            source,
+        ));
+        match all.last() {
+            Some(Err(UpdateError::Refused(text))) => {
+                assert_eq!(text, "I can't help with that.");
+            }
+            other => panic!("{other:?}"),
+        }
+        let call = r#"{"tool_calls": [{"index": 0, "id": "c1", "type": "function",
+            "function": {"name": "now", "arguments": ""}}]}"#;
+        for (finish, done) in [("tool_calls", true), ("length", false)] {
+            let chunks = [chunk(call, None), chunk("{}", Some(finish))];
+            let source = Iter(chunks.into_iter().map(Ok::<_, ()>));
+            let all = drain(ChatUpdates::tool_call(
+                TypedStream::<serde_json::Value>::new(),
+                0,
+                source,
+            ));
+            match all.last() {
+                Some(Ok(Update::Done(value))) if done => {
+                    assert_eq!(value, &serde_json::json!({}));
+                }
+                Some(Err(UpdateError::Stream(e))) if !done => {
+                    assert_eq!(e.kind(), ErrorKind::Truncated);
+                }
+                other => panic!("{finish}: {other:?}"),
+            }
+        }
+        // The same call read with `deltas` into `ToolStreams`.
+        let mut tools = crate::provider::ToolStreams::<serde_json::Value>::new();
+        for chunk in [chunk(call, None), chunk("{}", Some("tool_calls"))] {
+            for delta in deltas(&chunk) {
+                tools.feed(&delta).unwrap();
+            }
+        }
+        let results = tools.finish(Some(&FinishReason::ToolCalls));
+        assert_eq!(results[0].1.as_ref().ok(), Some(&serde_json::json!({})));
     }
 
     #[test]

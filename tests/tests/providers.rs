@@ -447,11 +447,22 @@ fn the_update_stream_yields_fields_drafts_and_the_value() {
         Err("connection reset"),
     ]);
     let all: Vec<_> =
-        futures::executor::block_on_stream(Review::stream().updates(failing)).collect();
+        futures::executor::block_on_stream(Review::stream().updates(failing.clone())).collect();
     assert!(matches!(
         all.last(),
         Some(Err(UpdateError::Source("connection reset")))
     ));
+    // What had arrived stays: the draft, and the stream to finish (a truncation that
+    // names the missing fields).
+    let mut updates = Review::stream().updates(failing);
+    let mut blocking = futures::executor::block_on_stream(&mut updates);
+    assert!(matches!(blocking.next(), Some(Err(UpdateError::Source(_)))));
+    assert!(blocking.next().is_none());
+    assert!(updates.draft().is_some());
+    let stream = updates.into_stream().unwrap();
+    let err = stream.finish().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Truncated);
+    assert!(!err.missing().is_empty());
     let doomed = futures::stream::iter(vec![Ok::<_, std::io::Error>(
         b"{\"verdict\": \"maybe\", ".to_vec(),
     )]);

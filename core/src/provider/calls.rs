@@ -87,13 +87,13 @@ const REFUSAL_LIMIT: usize = 4096;
 /// The text of a refusal (OpenAI's `refusal` deltas: the model declined to answer in the
 /// requested format), for the error the response ends with.
 #[derive(Debug, Default)]
-pub(super) struct Refusal {
+pub(crate) struct Refusal {
     text: String,
 }
 
 impl Refusal {
     /// More of the refusal's text.
-    pub(super) fn push(&mut self, more: &str) {
+    pub(crate) fn push(&mut self, more: &str) {
         if self.text.ends_with('…') && self.text.len() >= REFUSAL_LIMIT {
             return;
         }
@@ -111,6 +111,11 @@ impl Refusal {
         if self.text.is_empty() {
             self.push(text);
         }
+    }
+
+    /// The refusal's text, if the model sent one.
+    pub(crate) fn text(&self) -> Option<&str> {
+        Some(self.text.as_str()).filter(|t| !t.is_empty())
     }
 
     /// The response ends: a refusal is its error.

@@ -35,7 +35,7 @@
 //! read; to read a reply's tool calls whatever its text says, use [`ToolStreams`] (or feed
 //! a stream only the [`Channel::Tool`] deltas).
 
-mod calls;
+pub(crate) mod calls;
 pub mod sse;
 mod tools;
 

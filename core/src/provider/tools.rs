@@ -88,11 +88,21 @@ impl<T: StreamingModel> ToolStreams<T> {
         self.calls.iter().map(|(i, c)| (*i, c))
     }
 
-    /// Ends every call the way the provider ended the response.
+    /// Ends every call the way the provider ended the response. At a natural end (a stop,
+    /// a tool call), a call that had no argument text has the arguments `{}` (a tool
+    /// without parameters, whose arguments stream as nothing or as `""`); after a cut, a
+    /// filter or no finish reason it is a truncation.
     pub fn finish(self, reason: Option<&FinishReason>) -> Vec<(usize, ToolResult<T>)> {
+        let natural = matches!(reason, Some(FinishReason::Stop | FinishReason::ToolCalls));
         self.calls
             .into_iter()
-            .map(|(i, call)| (i, call.stream.finish_with(reason)))
+            .map(|(i, mut call)| {
+                if natural && call.stream.position().offset == 0 {
+                    // An error here is the one `finish` returns.
+                    let _ = call.stream.feed(b"{}");
+                }
+                (i, call.stream.finish_with(reason))
+            })
             .collect()
     }
 }

@@ -358,6 +358,10 @@ where
                     let draft = this.draft.take();
                     this.error("source", e.to_string(), draft, Vec::new());
                 }
+                Some(Err(refused @ UpdateError::Refused(_))) => {
+                    let draft = this.draft.take();
+                    this.error("refused", refused.to_string(), draft, Vec::new());
+                }
                 None => {
                     let draft = this.draft.take();
                     let message = "the update stream ended without a value".to_string();

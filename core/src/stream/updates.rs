@@ -64,6 +64,9 @@ pub enum UpdateError<T: StreamingModel, E> {
     Source(E),
     /// settled's error, with the last draft.
     Stream(StreamError<T>),
+    /// The model refused to answer in the requested format (OpenAI's `refusal`): its
+    /// words (at most 4 KiB, with an ellipsis when cut).
+    Refused(String),
 }
 
 impl<T: StreamingModel, E: fmt::Debug> fmt::Debug for UpdateError<T, E> {
@@ -71,6 +74,7 @@ impl<T: StreamingModel, E: fmt::Debug> fmt::Debug for UpdateError<T, E> {
         match self {
             UpdateError::Source(e) => f.debug_tuple("Source").field(e).finish(),
             UpdateError::Stream(e) => f.debug_tuple("Stream").field(e).finish(),
+            UpdateError::Refused(text) => f.debug_tuple("Refused").field(text).finish(),
         }
     }
 }
@@ -80,6 +84,7 @@ impl<T: StreamingModel, E: fmt::Display> fmt::Display for UpdateError<T, E> {
         match self {
             UpdateError::Source(e) => write!(f, "the chunk source failed: {e}"),
             UpdateError::Stream(e) => e.fmt(f),
+            UpdateError::Refused(text) => write!(f, "the model refused: {text}"),
         }
     }
 }
@@ -94,6 +99,8 @@ pub struct Updates<T: StreamingModel, S> {
     pending: VecDeque<Update<T>>,
     /// The stream's error, yielded once the fields before it are.
     failed: Option<StreamError<T>>,
+    /// The source failed: nothing more is read; the stream is kept for its draft.
+    interrupted: bool,
     drafts: bool,
 }
 
@@ -104,12 +111,15 @@ impl<T: StreamingModel> TypedStream<T> {
     /// Streams `T` out of `source`, a `Stream` of byte chunks (an HTTP body): fields as
     /// they settle, drafts if asked for ([`Updates::with_drafts`]), and the strict value
     /// last. The fields that settled in a chunk are yielded before the error it ends with.
+    /// An error from the source ends the updates with [`UpdateError::Source`]; what had
+    /// arrived stays readable ([`Updates::draft`], [`Updates::into_stream`]).
     pub fn updates<S>(self, source: S) -> Updates<T, S> {
         Updates {
             source,
             stream: Some(self),
             pending: VecDeque::new(),
             failed: None,
+            interrupted: false,
             drafts: false,
         }
     }
@@ -120,6 +130,20 @@ impl<T: StreamingModel, S> Updates<T, S> {
     pub fn with_drafts(mut self) -> Self {
         self.drafts = true;
         self
+    }
+
+    /// The draft so far, while the value streams and after the source failed (what had
+    /// arrived when the connection dropped); `None` before the value begins and once the
+    /// stream has ended.
+    pub fn draft(&self) -> Option<&T::Draft> {
+        self.stream.as_ref().and_then(TypedStream::current)
+    }
+
+    /// The typed stream, after the source failed (or before the end): to finish it, which
+    /// gives [`ErrorKind::Truncated`](crate::ErrorKind::Truncated) with the draft and the
+    /// missing fields, or to read on from another source. `None` once it has ended.
+    pub fn into_stream(self) -> Option<TypedStream<T>> {
+        self.stream
     }
 }
 
@@ -139,6 +163,9 @@ where
             }
             if let Some(failed) = this.failed.take() {
                 return Poll::Ready(Some(Err(UpdateError::Stream(failed))));
+            }
+            if this.interrupted {
+                return Poll::Ready(None);
             }
             let Some(stream) = this.stream.as_mut() else {
                 return Poll::Ready(None);
@@ -165,7 +192,7 @@ where
                     }
                 },
                 Some(Err(e)) => {
-                    this.stream = None;
+                    this.interrupted = true;
                     return Poll::Ready(Some(Err(UpdateError::Source(e))));
                 }
                 None => {
