@@ -147,9 +147,10 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     Ok(ok)
 }
 
-/// Ends the input the way the provider said it ended: a token-limit finish is a cut.
+/// Ends the input the way the provider said it ended: a finish that stopped it early (a
+/// token limit, a filter, a refusal) is a cut.
 fn end(stream: &mut DynamicStream, reason: &settled::provider::FinishReason) -> Result<(), Error> {
-    match reason.cut_cause() {
+    match reason.stop_cause() {
         Some(cause) => stream.cut_input(cause),
         None => stream.end_input(),
     }

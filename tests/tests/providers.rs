@@ -279,6 +279,22 @@ fn a_full_context_window_is_a_cut_and_a_string_error_is_quoted() {
     let err = stream.finish_with(Some(finish)).unwrap_err();
     assert_eq!(err.kind(), settled::ErrorKind::Truncated);
     assert!(err.to_string().contains(reason), "{err}");
+    // A filter or a refusal that stopped the response is named too.
+    for (wire, stopped_for) in [
+        ("refusal", FinishReason::Refusal),
+        ("content_filter", FinishReason::ContentFilter),
+    ] {
+        let stopped = body.replace(reason, wire);
+        let deltas = decode(Provider::Anthropic, stopped.as_bytes(), 5);
+        assert_eq!(finish_of(&deltas), Some(&stopped_for));
+        let mut stream = settled::DynamicStream::new();
+        stream
+            .feed(text_of(&deltas, Channel::Text).as_bytes())
+            .unwrap();
+        let err = stream.finish_with(Some(&stopped_for)).unwrap_err();
+        assert_eq!(err.kind(), settled::ErrorKind::Truncated);
+        assert!(err.to_string().contains(&format!("`{wire}`")), "{err}");
+    }
     let mut decoder = Decoder::new(Provider::OpenAiChat);
     let err = decoder
         .feed(b"data: {\"error\": \"upstream timed out\"}\n\n")

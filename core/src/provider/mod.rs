@@ -97,8 +97,10 @@ pub enum FinishReason {
     ContextWindowExceeded,
     /// The model called tools.
     ToolCalls,
-    /// Filtered.
+    /// Filtered (`content_filter`).
     ContentFilter,
+    /// Anthropic's model declined to go on (`stop_reason: refusal`).
+    Refusal,
     /// Anything else, as sent.
     Other(String),
 }
@@ -126,6 +128,16 @@ impl FinishReason {
         }
     }
 
+    /// The provider stopped the response before its end (a token limit, a filter, a
+    /// refusal): its name on the wire, which a value left incomplete is a truncation for.
+    pub fn stop_cause(&self) -> Option<&'static str> {
+        match self {
+            FinishReason::ContentFilter => Some("content_filter"),
+            FinishReason::Refusal => Some("refusal"),
+            other => other.cut_cause(),
+        }
+    }
+
     /// The name on the wire.
     pub fn wire_name(&self) -> &str {
         match self {
@@ -136,6 +148,7 @@ impl FinishReason {
             FinishReason::ContextWindowExceeded => "model_context_window_exceeded",
             FinishReason::ToolCalls => "tool_calls",
             FinishReason::ContentFilter => "content_filter",
+            FinishReason::Refusal => "refusal",
             FinishReason::Other(name) => name,
         }
     }
@@ -148,7 +161,8 @@ impl FinishReason {
             "max_output_tokens" => FinishReason::MaxOutputTokens,
             "model_context_window_exceeded" => FinishReason::ContextWindowExceeded,
             "tool_calls" | "tool_use" | "function_call" => FinishReason::ToolCalls,
-            "content_filter" | "refusal" => FinishReason::ContentFilter,
+            "content_filter" => FinishReason::ContentFilter,
+            "refusal" => FinishReason::Refusal,
             other => FinishReason::Other(other.to_owned()),
         }
     }
@@ -607,9 +621,9 @@ fn anthropic(
     Ok(())
 }
 
-/// Ends a stream the way the provider ended the response: a token-limit finish reason with
-/// the value incomplete is a truncation that names it; any other ending (or none seen) is
-/// a plain `finish`.
+/// Ends a stream the way the provider ended the response: a finish reason that stopped it
+/// early (a token limit, a content filter, a refusal) with the value incomplete is a
+/// truncation that names it; any other ending (or none seen) is a plain `finish`.
 ///
 /// ```
 /// use settled::DynamicStream;
@@ -631,7 +645,7 @@ pub trait FinishWith: Sized {
 impl<T: crate::StreamingModel> FinishWith for crate::TypedStream<T> {
     type Output = Result<T::Value, crate::StreamError<T>>;
     fn finish_with(self, reason: Option<&FinishReason>) -> Self::Output {
-        match reason.and_then(FinishReason::cut_cause) {
+        match reason.and_then(FinishReason::stop_cause) {
             Some(cause) => self.finish_cut(cause),
             None => self.finish(),
         }
@@ -641,7 +655,7 @@ impl<T: crate::StreamingModel> FinishWith for crate::TypedStream<T> {
 impl FinishWith for crate::DynamicStream {
     type Output = Result<crate::PartialValue, crate::DynamicError>;
     fn finish_with(self, reason: Option<&FinishReason>) -> Self::Output {
-        match reason.and_then(FinishReason::cut_cause) {
+        match reason.and_then(FinishReason::stop_cause) {
             Some(cause) => self.finish_cut(cause),
             None => self.finish(),
         }
