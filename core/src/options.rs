@@ -16,11 +16,7 @@ pub struct Options {
     /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
     /// comes before the input ends (`- [ ] task` before a fenced answer is prose; after
     /// an empty one, an array in prose is a list or a citation, not the answer, unless a
-    /// typed stream's root is an array). A fence tagged `json`, `jsonc`, `json5` or
-    /// nothing holds the value; a code block in another language is skipped whole, except
-    /// that one tagged with a language models also use for data (`javascript`, `js`,
-    /// `typescript`, `ts`, `jsonl`, `ndjson`, `text`, `txt`, `plaintext`, `yaml`, …)
-    /// whose first byte is `{` or `[` is read as a value in prose would be.
+    /// typed stream's root is an array).
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,

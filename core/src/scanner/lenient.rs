@@ -16,10 +16,7 @@ impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
     pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
         let rest = b.get(i..).unwrap_or_default();
-        let skip = if self.preamble.in_code && self.preamble.code_start {
-            // The start of a code block that may hold JSON data: its first byte decides.
-            rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len())
-        } else if self.preamble.in_code {
+        let skip = if self.preamble.in_code {
             // Inside a code block in another language: only its closing fence matters.
             rest.iter().position(|&c| c == b'`').unwrap_or(rest.len())
         } else {
@@ -49,9 +46,6 @@ impl Scanner {
             self.preamble.prose_seen = true;
         }
         let at = i + skip;
-        if self.preamble.in_code && self.preamble.code_start {
-            return Ok(self.code_start(b, at, sink)?.unwrap_or(at));
-        }
         match tail.first() {
             None => Ok(at),
             Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) || self.citation(c) => {
@@ -72,28 +66,6 @@ impl Scanner {
                 Ok(at + 1)
             }
         }
-    }
-
-    /// The first non-whitespace byte of a code block whose language may carry JSON data
-    /// (`None` at the end of the chunk): a block that opens with a bracket is read as a
-    /// tentative root (a false start skips the rest of the block again); any other block
-    /// is skipped whole, from that byte.
-    fn code_start<S: Sink>(
-        &mut self,
-        b: &[u8],
-        at: usize,
-        sink: &mut S,
-    ) -> Result<Option<usize>, super::Stop> {
-        let Some(&c) = b.get(at) else {
-            return Ok(None);
-        };
-        self.preamble.code_start = false;
-        if matches!(c, b'{' | b'[') && !self.done && !self.wrong_shape(c) && !self.citation(c) {
-            self.preamble.in_code = false;
-            self.preamble.code_value = true;
-            return self.start_root(b, c, at, sink).map(Some);
-        }
-        Ok(Some(at))
     }
 
     /// `c` opens a root of the other shape than a typed stream expects, in prose (a root
@@ -159,13 +131,11 @@ impl Scanner {
                 let p = &mut self.preamble;
                 if p.in_code {
                     p.in_code = false;
-                    p.code_start = false;
                     p.prose_seen = true;
                 } else if p.tag_is_json() {
                     p.prose_seen = false;
                 } else {
                     p.in_code = true;
-                    p.code_start = p.tag_may_hold_json();
                     p.prose_seen = true;
                 }
                 self.state = State::Prose;

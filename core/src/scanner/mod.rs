@@ -245,9 +245,7 @@ impl Scanner {
                 prose_seen: false,
                 in_code: false,
                 resume_back: 0,
-                code_start: false,
-                code_value: false,
-                fence_tag: [0; 12],
+                fence_tag: [0; 8],
                 fence_tag_len: 0,
             },
             after_comment: State::ValueStart,
@@ -679,10 +677,6 @@ impl Scanner {
         self.string = StrState::NEW;
         self.state = State::Prose;
         self.preamble.prose_seen = true;
-        // A false start that opened a code block: the rest of the block is code.
-        if std::mem::take(&mut self.preamble.code_value) {
-            self.preamble.in_code = true;
-        }
         self.ws_run = 0;
     }
 
@@ -757,7 +751,6 @@ impl Scanner {
             return;
         }
         self.tentative = false;
-        self.preamble.code_value = false;
         if !self.done {
             self.empty_root = None;
         }

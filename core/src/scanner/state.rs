@@ -126,15 +126,8 @@ pub(crate) struct Preamble {
     pub(crate) prose_seen: bool,
     /// Inside a fenced code block in another language: skipped to its closing fence.
     pub(crate) in_code: bool,
-    /// At the start of a code block tagged with a language that often carries JSON data
-    /// (`javascript`, `jsonl`, `text`, …), before its first non-whitespace byte: a block
-    /// that opens with `{` or `[` is read as a value (tentative, as in prose).
-    pub(crate) code_start: bool,
-    /// The root being read opened such a code block: if it is a false start, the rest of
-    /// the block is skipped again.
-    pub(crate) code_value: bool,
-    /// The fence's language tag, lowercased (at most 12 bytes; longer tags are not JSON).
-    pub(crate) fence_tag: [u8; 12],
+    /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).
+    pub(crate) fence_tag: [u8; 8],
     pub(crate) fence_tag_len: u8,
     /// Prose resumes here after a dropped false start whose failing byte continued a
     /// character split across chunks: the prose began this many bytes earlier, in the
@@ -150,31 +143,5 @@ impl Preamble {
             .get(..usize::from(self.fence_tag_len))
             .unwrap_or_default();
         matches!(tag, b"" | b"json" | b"jsonc" | b"json5")
-    }
-
-    /// The fence tag names a language whose block a model may use for JSON data (it is
-    /// read as a value only if it opens with a bracket).
-    pub(crate) fn tag_may_hold_json(&self) -> bool {
-        let tag = self
-            .fence_tag
-            .get(..usize::from(self.fence_tag_len))
-            .unwrap_or_default();
-        matches!(
-            tag,
-            b"javascript"
-                | b"js"
-                | b"typescript"
-                | b"ts"
-                | b"jsonl"
-                | b"ndjson"
-                | b"jsonld"
-                | b"json-ld"
-                | b"text"
-                | b"txt"
-                | b"plaintext"
-                | b"plain"
-                | b"yaml"
-                | b"yml"
-        )
     }
 }

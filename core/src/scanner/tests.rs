@@ -803,55 +803,6 @@ fn the_stall_guard_ends_a_whitespace_loop() {
 
 // ---- found in review ----
 
-/// A model may tag its JSON with a language that often carries data (`javascript`,
-/// `jsonl`, `text`, `yaml`, …): a block in one of those that opens with a bracket is read
-/// as a value (tentative, as in prose); code in it is still skipped.
-#[test]
-fn a_block_tagged_with_a_data_language_that_opens_with_a_bracket_is_read() {
-    let cases = [
-        ("```javascript\n{\"a\": 1}\n```\n", r#"{"a":1}"#),
-        ("Here:\n```js\n\n  [1, 2]\n```", "[1,2]"),
-        ("```TypeScript\r\n{\"a\": 1}\r\n```", r#"{"a":1}"#),
-        ("```text\n{\"a\": 1}", r#"{"a":1}"#),
-        ("```jsonl\n{\"a\":1}\n{\"a\":2}\n```", r#"{"a":1}"#),
-        // Code in such a block is skipped whole, as in any other language.
-        (
-            "```js\nconst x = {\"a\": 1};\n```\n```json\n{\"b\": 2}\n```",
-            r#"{"b":2}"#,
-        ),
-        // A false start at the block's first byte: the rest of the block is code.
-        (
-            "```text\n[x for x in data[\"k\"]]\n```\nthen {\"b\": 2}",
-            r#"{"b":2}"#,
-        ),
-        (
-            "```yaml\n{ not: json }\n{\"c\": 1}\n```\n{\"b\": 2}",
-            r#"{"b":2}"#,
-        ),
-        // Other languages are still skipped whole.
-        ("```python\n{\"a\": 1}\n```\n{\"b\": 2}", r#"{"b":2}"#),
-    ];
-    for (input, value) in cases {
-        for size in [1, 2, 7, input.len()] {
-            let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
-            let (r, _) = replay(&lenient(), &chunks);
-            assert_eq!(r.ok().as_deref(), Some(value), "{input:?} by {size}");
-        }
-    }
-    // The idle limit counts the block's leading whitespace as prose, at every chunking.
-    let input = "```js\n          [1]\n```";
-    for size in [1, 3, input.len()] {
-        let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
-        let (r, _) = replay(&lenient().idle_limit(10), &chunks);
-        let e = r.unwrap_err();
-        assert_eq!(
-            (e.kind(), e.offset()),
-            (crate::ErrorKind::NoStructure, 10),
-            "{e}"
-        );
-    }
-}
-
 #[test]
 fn code_blocks_in_other_languages_are_skipped_whole() {
     let cases = [
