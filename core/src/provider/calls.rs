@@ -114,6 +114,7 @@ impl Refusal {
     }
 
     /// The refusal's text, if the model sent one.
+    #[cfg(feature = "async-openai")]
     pub(crate) fn text(&self) -> Option<&str> {
         Some(self.text.as_str()).filter(|t| !t.is_empty())
     }

@@ -580,34 +580,44 @@ impl Scanner {
         stop.at
     }
 
-    /// A tentative first root failed right after its first string, and that string ended
-    /// with a bracket: `He said "{" then {"a": 1}` read `" then {"` as a key. Scanned as
-    /// prose, that bracket and the quote closing the string open the real root, so they
-    /// are read again from there: the opener, the whitespace after it and the quote (with
-    /// the whitespace after that), the input offset of the opener and its line and column.
-    /// Only the string's last bracket is looked at (nothing is scanned twice beyond those
-    /// few bytes).
+    /// A tentative first root failed at the byte right after its first string, and that
+    /// string ended with brackets: `He said "{" then {"a": 1}` read `" then {"` as a key.
+    /// Scanned as prose, those brackets and the quote closing the string open the real
+    /// root, so they are read again from there: the brackets, the whitespace between them
+    /// and the quote (string content: the input's own bytes), the input offset of the
+    /// first bracket and its line and column. Only those few bytes are scanned twice. Not
+    /// for a failure past a comment or whitespace after the quote (the held text has
+    /// comments blanked), nor for a stall, nor where the brackets would pass the idle limit
+    /// or the depth cap (the reading goes on as prose).
     fn inner_opener(&self, stop: &Stop) -> Option<(Vec<u8>, u64, (u64, u64))> {
-        // The held text must be the input's, byte for byte, up to the byte that failed.
+        // The held text must end at the byte that failed, with the string's closing quote.
         let aligned = self.root_offset + self.clean.len() as u64 == self.fed + stop.at as u64;
-        if self.done || !self.tentative || stop.back != 0 || self.window.base != 0 || !aligned {
+        let invalid = stop.reason.kind() == crate::ErrorKind::Invalid;
+        if self.done || !self.tentative || !invalid || stop.back != 0 || self.window.base != 0 {
             return None;
         }
         let text = self.clean.as_slice();
-        let end = text.iter().rposition(|&c| !tables::is_ws(c))?;
-        if text.get(end) != Some(&b'"') {
+        if !aligned || text.last() != Some(&b'"') {
             return None;
         }
-        let before = text.get(..end)?.iter().rposition(|&c| !tables::is_ws(c))?;
-        if before == 0 || !matches!(text.get(before), Some(b'{' | b'[')) {
+        let quote = text.len() - 1;
+        let opener_before = |at: usize| {
+            let at = text.get(..at)?.iter().rposition(|&c| !tables::is_ws(c))?;
+            matches!(text.get(at), Some(b'{' | b'[')).then_some(at)
+        };
+        let mut first = opener_before(quote)?;
+        let mut depth = 1;
+        while let Some(outer) = opener_before(first).filter(|&at| at > 0) {
+            first = outer;
+            depth += 1;
+        }
+        let offset = self.root_offset + first as u64;
+        let idle = offset.saturating_sub(self.think_bytes);
+        if first == 0 || depth > self.options.max_depth || idle > self.options.idle_limit {
             return None;
         }
-        let again = text.get(before..)?.to_vec();
-        Some((
-            again,
-            self.root_offset + before as u64,
-            self.clean_position(before),
-        ))
+        let again = text.get(first..)?.to_vec();
+        Some((again, offset, self.clean_position(first)))
     }
 
     /// Reads `text` again, as prose, from input `offset` at `position` (see

@@ -127,8 +127,9 @@ impl Scanner {
         }
         // A false start may also nest past the depth cap ("[[wikilinks]]" at depth 1): it
         // is read on (`deep_candidate`) until it shows that it is not JSON. Whitespace past
-        // the stall guard before a first member (`Use [   ] for a list`) is prose too.
-        self.tentative && matches!(kind, ErrorKind::Invalid | ErrorKind::Stalled)
+        // the stall guard is no false start: dropped, the root would leave its inner values
+        // to be read as the answer (`{"a":` then a whitespace loop, then `{"b": 1}`).
+        self.tentative && kind == ErrorKind::Invalid
     }
 
     /// A root read in prose (a first or a second one) and not yet confirmed nested past
