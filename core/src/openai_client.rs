@@ -323,18 +323,21 @@ mod tests {
         chunk(&serde_json::json!({ "content": text }).to_string(), None)
     }
 
+    /// The updates of the message's text read from `chunks` into a `Value`.
+    fn drain_content(
+        chunks: Vec<CreateChatCompletionStreamResponse>,
+    ) -> Vec<Result<Update<serde_json::Value>, UpdateError<serde_json::Value, ()>>> {
+        let source = Iter(chunks.into_iter().map(Ok::<_, ()>));
+        drain(ChatUpdates::content(TypedStream::new(), source))
+    }
+
     #[test]
     fn content_and_finish_reasons() {
-        let chunks = [
+        let all = drain_content(vec![
             content("Here: {\"a\": [1, 2"),
             content("], \"b\": \"x\"}"),
             chunk("{}", Some("stop")),
-        ];
-        let source = Iter(chunks.into_iter().map(Ok::<_, ()>));
-        let all = drain(ChatUpdates::content(
-            TypedStream::<serde_json::Value>::new(),
-            source,
-        ));
+        ]);
         match all.last() {
             Some(Ok(Update::Done(value))) => assert_eq!(value["b"], "x"),
             other => panic!("{other:?}"),
@@ -359,16 +362,11 @@ mod tests {
     /// parameters has the arguments `{}` at a natural end, and none after a cut.
     #[test]
     fn a_refusal_and_a_call_without_arguments() {
-        let chunks = [
+        let all = drain_content(vec![
             chunk(r#"{"role": "assistant", "refusal": "I can't "}"#, None),
             chunk(r#"{"refusal": "help with that."}"#, None),
             chunk("{}", Some("stop")),
-        ];
-        let source = Iter(chunks.into_iter().map(Ok::<_, ()>));
-        let all = drain(ChatUpdates::content(
-            TypedStream::<serde_json::Value>::new(),
-            source,
-        ));
+        ]);
         match all.last() {
             Some(Err(UpdateError::Refused(text))) => {
                 assert_eq!(text, "I can't help with that.");
