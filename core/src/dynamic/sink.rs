@@ -1,6 +1,6 @@
 //! The dynamic sink: builds a [`PartialValue`] in place and records which values settled.
 
-use super::tree::{Node, PartialValue};
+use super::tree::{Id, Node, PartialValue};
 use crate::sink::{Raw, Sink};
 
 /// A [`Sink`] that keeps the value read so far as a schema-less tree, and (optionally)
@@ -9,13 +9,17 @@ use crate::sink::{Raw, Sink};
 /// A duplicate key keeps its first value (the first value settled, and a settled value
 /// never changes): the later member is scanned, checked and left out, and its key's
 /// position is recorded for a warning.
+///
+/// The tree holds at most 2^32 − 1 values: a full tree halts the scan
+/// ([`Sink::halted`]), the rest of the input unread. A [`DynamicStream`](crate::DynamicStream)
+/// caps its input below that ([`DynamicStream::MAX_BYTES`](crate::DynamicStream::MAX_BYTES)).
 #[derive(Debug, Clone, Default)]
 pub struct DynamicSink {
     tree: PartialValue,
     /// Open containers, outermost first.
-    open: Vec<usize>,
+    open: Vec<Id>,
     /// The open string value, if any.
-    open_string: Option<usize>,
+    open_string: Option<Id>,
     /// The key of the member whose value begins next.
     key: String,
     /// The next value belongs to a duplicate key: skip it.
@@ -23,7 +27,9 @@ pub struct DynamicSink {
     /// Inside a skipped value: containers and strings open in it.
     skipping: Option<u32>,
     track: bool,
-    settled: Vec<usize>,
+    settled: Vec<Id>,
+    /// The tree holds as many values as an [`Id`] counts (2^32 - 1): the scan stops.
+    full: bool,
     /// Clean-buffer offsets of duplicate keys seen since the last drain.
     duplicates: Vec<usize>,
     /// The value a second root replaced ([`SecondRoot::KeepLast`](crate::SecondRoot)),
@@ -52,7 +58,7 @@ impl DynamicSink {
 
     /// Node ids of the values settled since the last [`DynamicSink::clear_settled`], in
     /// completion order (innermost first), each at most once.
-    pub(crate) fn settled(&self) -> &[usize] {
+    pub(crate) fn settled(&self) -> &[Id] {
         &self.settled
     }
 
@@ -66,35 +72,19 @@ impl DynamicSink {
         std::mem::take(&mut self.duplicates)
     }
 
-    /// Adds a node under the innermost open container (or as the root); returns its id.
-    fn attach(&mut self, node: Node) -> usize {
-        let id = self.tree.nodes.len();
-        self.tree.nodes.push(node);
-        let Some(&parent) = self.open.last() else {
-            self.tree.up.push((id, 0));
-            self.tree.root = Some(id);
-            return id;
-        };
-        let position = match self.tree.nodes.get_mut(parent) {
-            Some(Node::Array(items)) => {
-                items.push(id);
-                items.len() - 1
-            }
-            Some(Node::Object(members)) => {
-                members.push(&self.key, id);
-                members.entries.len() - 1
-            }
-            _ => 0,
-        };
-        self.tree.up.push((parent, position));
+    /// Adds a node under the innermost open container (or as the root); returns its id,
+    /// or `None` when the tree is full (the sink then halts the scan).
+    fn attach(&mut self, node: Node) -> Option<Id> {
+        let id = self.tree.attach(node, self.open.last().copied(), &self.key);
+        self.full |= id.is_none();
         id
     }
 
-    fn settle(&mut self, id: usize) {
+    fn settle(&mut self, id: Id) {
         if self.track {
             self.settled.push(id);
         }
-        if id == self.tree.root.unwrap_or(usize::MAX) {
+        if Some(id) == self.tree.root {
             // The root is complete: a value set aside for it is gone for good.
             self.previous = None;
         }
@@ -111,15 +101,15 @@ impl DynamicSink {
     /// the tree holds is then about what the value takes.
     /// Only room of [`SHRINK_AT`] bytes or more: a reallocation per small value would cost
     /// more time than the bytes are worth.
-    fn shrink(&mut self, id: usize) {
+    fn shrink(&mut self, id: Id) {
         fn spare<T>(v: &Vec<T>) -> usize {
             (v.capacity() - v.len()) * std::mem::size_of::<T>()
         }
-        match self.tree.nodes.get_mut(id) {
+        match self.tree.node_mut(id) {
             Some(Node::String(s)) if s.capacity() - s.len() >= SHRINK_AT => s.shrink_to_fit(),
             Some(Node::Array(items)) if spare(items) >= SHRINK_AT => items.shrink_to_fit(),
-            Some(Node::Object(members)) if spare(&members.entries) >= SHRINK_AT => {
-                members.entries.shrink_to_fit();
+            Some(Node::Object(members)) if spare(members) >= SHRINK_AT => {
+                members.shrink_to_fit();
             }
             _ => {}
         }
@@ -155,12 +145,17 @@ impl Sink for DynamicSink {
     fn released_depth(&self) -> usize {
         usize::MAX
     }
+    /// A full tree stops the scan (see [`DynamicSink`]).
+    fn halted(&self) -> bool {
+        self.full
+    }
     fn begin_object(&mut self) {
         if self.skipped(true, false) {
             return;
         }
-        let id = self.attach(Node::Object(Default::default()));
-        self.open.push(id);
+        if let Some(id) = self.attach(Node::Object(Vec::new())) {
+            self.open.push(id);
+        }
     }
 
     fn end_object(&mut self, _raw: Raw<'_>) {
@@ -174,8 +169,9 @@ impl Sink for DynamicSink {
         if self.skipped(true, false) {
             return;
         }
-        let id = self.attach(Node::Array(Vec::new()));
-        self.open.push(id);
+        if let Some(id) = self.attach(Node::Array(Vec::new())) {
+            self.open.push(id);
+        }
     }
 
     fn end_array(&mut self, _raw: Raw<'_>) {
@@ -189,10 +185,10 @@ impl Sink for DynamicSink {
         if self.skipping.is_some() {
             return;
         }
-        let duplicate = matches!(
-            self.open.last().and_then(|&id| self.tree.nodes.get(id)),
-            Some(Node::Object(members)) if members.contains(key)
-        );
+        let duplicate = self
+            .open
+            .last()
+            .is_some_and(|&id| self.tree.has_member(id, key));
         if duplicate {
             self.skip_next = true;
             self.duplicates.push(raw.span().start);
@@ -205,15 +201,14 @@ impl Sink for DynamicSink {
         if self.skipped(true, false) {
             return;
         }
-        let id = self.attach(Node::String(String::new()));
-        self.open_string = Some(id);
+        self.open_string = self.attach(Node::String(String::new()));
     }
 
     fn string_fragment(&mut self, fragment: &str) {
         if self.skipping.is_some() {
             return;
         }
-        if let Some(Node::String(s)) = self.open_string.and_then(|id| self.tree.nodes.get_mut(id)) {
+        if let Some(Node::String(s)) = self.open_string.and_then(|id| self.tree.node_mut(id)) {
             s.push_str(fragment);
         }
     }
@@ -232,28 +227,32 @@ impl Sink for DynamicSink {
         if self.skipped(false, false) {
             return;
         }
-        let id = self.attach(Node::Number(super::tree::NumberText::new(text)));
-        self.settle(id);
+        if let Some(id) = self.attach(Node::Number(super::tree::NumberText::new(text))) {
+            self.settle(id);
+        }
     }
 
     fn bool(&mut self, value: bool, _raw: Raw<'_>) {
         if self.skipped(false, false) {
             return;
         }
-        let id = self.attach(Node::Bool(value));
-        self.settle(id);
+        if let Some(id) = self.attach(Node::Bool(value)) {
+            self.settle(id);
+        }
     }
 
     fn null(&mut self, _raw: Raw<'_>) {
         if self.skipped(false, false) {
             return;
         }
-        let id = self.attach(Node::Null);
-        self.settle(id);
+        if let Some(id) = self.attach(Node::Null) {
+            self.settle(id);
+        }
     }
 
     fn reset(&mut self) {
         let replaced = std::mem::take(&mut self.tree);
+        self.full = false;
         if replaced.root.is_some() {
             self.previous = Some(replaced);
         }

@@ -1,12 +1,21 @@
 //! The partial value tree: an arena of nodes updated in place, read through [`ValueRef`].
 
 use crate::path::{Step, write_step};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Objects at most this wide are searched linearly for duplicate keys; wider ones get an
 /// index.
 const INDEX_AT: usize = 32;
+
+/// A node's id: its place in the arena. 32 bits: a value takes at least one byte of
+/// input, and [`DynamicSink`](super::DynamicSink) takes no more values than fit.
+pub(crate) type Id = u32;
+
+/// Nodes per block of the arena. The arena grows by blocks, not by doubling one vector,
+/// so that it never holds an old and a new copy of every node at once (only the last
+/// block grows by doubling, up to this size).
+const BLOCK: usize = 4096;
 
 #[derive(Debug, Clone)]
 pub(crate) enum Node {
@@ -15,8 +24,10 @@ pub(crate) enum Node {
     /// The number's exact source text.
     Number(NumberText),
     String(String),
-    Array(Vec<usize>),
-    Object(Members),
+    Array(Vec<Id>),
+    /// Members in arrival order (an object wider than [`INDEX_AT`] also has an index in
+    /// [`PartialValue`], by key).
+    Object(Vec<(Box<str>, Id)>),
 }
 
 /// A number's source text: inline when short (almost every number; no allocation), else
@@ -54,54 +65,25 @@ impl NumberText {
     }
 }
 
+/// A block of the arena: its nodes, and beside them each one's parent (the root's is
+/// itself). A value's JSON Pointer is read from the parents only when asked for: a
+/// node's place in its parent is found there by its id (children are listed in the
+/// order they were added, so by increasing id).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Members {
-    pub(crate) entries: Vec<(Box<str>, usize)>,
-    /// Boxed: most objects are narrow, and every node pays for the widest variant.
-    #[allow(clippy::box_collection)]
-    index: Option<Box<HashMap<Box<str>, usize>>>,
-}
-
-impl Members {
-    /// The object has a member `key`.
-    pub(crate) fn contains(&self, key: &str) -> bool {
-        match &self.index {
-            Some(index) => index.contains_key(key),
-            None => self.entries.iter().any(|(k, _)| &**k == key),
-        }
-    }
-
-    /// Adds a member (a key not present: duplicates are the caller's to refuse).
-    pub(crate) fn push(&mut self, key: &str, node: usize) {
-        let pos = self.entries.len();
-        self.entries.push((key.into(), node));
-        match &mut self.index {
-            Some(index) => {
-                index.insert(key.into(), pos);
-            }
-            None if self.entries.len() > INDEX_AT => {
-                let index = self
-                    .entries
-                    .iter()
-                    .enumerate()
-                    .map(|(pos, (k, _))| (k.clone(), pos))
-                    .collect();
-                self.index = Some(Box::new(index));
-            }
-            None => {}
-        }
-    }
+struct Block {
+    nodes: Vec<Node>,
+    parents: Vec<Id>,
 }
 
 /// A JSON value as far as it has arrived: strings may be prefixes of their final text,
 /// containers may be missing members, nothing else is partial.
 #[derive(Debug, Clone, Default)]
 pub struct PartialValue {
-    pub(crate) nodes: Vec<Node>,
-    /// Per node: its parent and its position there (member or element index); the root's
-    /// parent is itself. A value's JSON Pointer is read from these only when asked for.
-    pub(crate) up: Vec<(usize, usize)>,
-    pub(crate) root: Option<usize>,
+    /// The arena, in blocks of at most [`BLOCK`] nodes (every block but the last full).
+    blocks: Vec<Block>,
+    /// The key index of each object wider than [`INDEX_AT`] members, by its id.
+    index: HashMap<Id, HashSet<Box<str>>>,
+    pub(crate) root: Option<Id>,
 }
 
 impl PartialValue {
@@ -116,36 +98,127 @@ impl PartialValue {
             .map_or_else(|| "null".to_owned(), |root| root.to_json())
     }
 
-    pub(crate) fn node(&self, id: usize) -> Option<&Node> {
-        self.nodes.get(id)
+    pub(crate) fn node(&self, id: Id) -> Option<&Node> {
+        let id = id as usize;
+        self.blocks.get(id / BLOCK)?.nodes.get(id % BLOCK)
     }
 
-    pub(crate) fn at(&self, id: usize) -> ValueRef<'_> {
+    pub(crate) fn node_mut(&mut self, id: Id) -> Option<&mut Node> {
+        let id = id as usize;
+        self.blocks.get_mut(id / BLOCK)?.nodes.get_mut(id % BLOCK)
+    }
+
+    fn parent(&self, id: Id) -> Option<Id> {
+        let id = id as usize;
+        self.blocks
+            .get(id / BLOCK)?
+            .parents
+            .get(id % BLOCK)
+            .copied()
+    }
+
+    /// Nodes in the arena.
+    fn len(&self) -> usize {
+        match self.blocks.last() {
+            Some(last) => (self.blocks.len() - 1) * BLOCK + last.nodes.len(),
+            None => 0,
+        }
+    }
+
+    /// Adds `node` under the container `parent` (as the member `key` of an object), or as
+    /// the root when there is none. `None`, and nothing added, once the arena holds as
+    /// many nodes as an [`Id`] counts.
+    pub(crate) fn attach(&mut self, node: Node, parent: Option<Id>, key: &str) -> Option<Id> {
+        let id = Id::try_from(self.len()).ok().filter(|&id| id < Id::MAX)?;
+        let parent = match parent {
+            Some(parent) => {
+                self.adopt(parent, id, key);
+                parent
+            }
+            None => {
+                self.root = Some(id);
+                id
+            }
+        };
+        if self
+            .blocks
+            .last()
+            .is_none_or(|block| block.nodes.len() >= BLOCK)
+        {
+            self.blocks.push(Block::default());
+        }
+        if let Some(block) = self.blocks.last_mut() {
+            block.nodes.push(node);
+            block.parents.push(parent);
+        }
+        Some(id)
+    }
+
+    /// Lists `child` in the container `parent` (as the member `key` of an object).
+    fn adopt(&mut self, parent: Id, child: Id, key: &str) {
+        let at = parent as usize;
+        let node = self
+            .blocks
+            .get_mut(at / BLOCK)
+            .and_then(|block| block.nodes.get_mut(at % BLOCK));
+        match node {
+            Some(Node::Array(items)) => items.push(child),
+            Some(Node::Object(members)) => {
+                members.push((key.into(), child));
+                if members.len() > INDEX_AT {
+                    let index = self.index.entry(parent).or_default();
+                    if index.is_empty() {
+                        // The object just became wide: its members so far.
+                        index.extend(members.iter().map(|(k, _)| k.clone()));
+                    } else {
+                        index.insert(key.into());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The object `id` has a member `key`.
+    pub(crate) fn has_member(&self, id: Id, key: &str) -> bool {
+        if let Some(index) = self.index.get(&id) {
+            return index.contains(key);
+        }
+        matches!(
+            self.node(id),
+            Some(Node::Object(members)) if members.iter().any(|(k, _)| &**k == key)
+        )
+    }
+
+    pub(crate) fn at(&self, id: Id) -> ValueRef<'_> {
         ValueRef { tree: self, id }
     }
 
     /// The JSON Pointer of node `id`, computed from the parent links.
-    pub(crate) fn pointer(&self, id: usize) -> Pointer<'_> {
+    pub(crate) fn pointer(&self, id: Id) -> Pointer<'_> {
         Pointer { tree: self, id }
     }
 
     /// Writes the pointer of `id` to `out`, root first, without recursion.
-    fn write_pointer(&self, id: usize, out: &mut dyn fmt::Write) -> fmt::Result {
+    fn write_pointer(&self, id: Id, out: &mut dyn fmt::Write) -> fmt::Result {
         let mut chain = Vec::new();
         let mut at = id;
-        while let Some(&(parent, position)) = self.up.get(at) {
-            if parent == at {
-                break;
-            }
-            chain.push((parent, position));
+        while let Some(parent) = self.parent(at).filter(|&parent| parent != at) {
+            chain.push((parent, at));
             at = parent;
         }
-        for &(parent, position) in chain.iter().rev() {
-            let step = match self.nodes.get(parent) {
-                Some(Node::Object(members)) => {
-                    Step::Key(members.entries.get(position).map_or("", |(k, _)| &**k))
-                }
-                _ => Step::Index(position),
+        for &(parent, child) in chain.iter().rev() {
+            // Children are in the order of their ids: the child's place is found by it.
+            let step = match self.node(parent) {
+                Some(Node::Object(members)) => Step::Key(
+                    members
+                        .binary_search_by_key(&child, |&(_, id)| id)
+                        .ok()
+                        .and_then(|at| members.get(at))
+                        .map_or("", |(k, _)| &**k),
+                ),
+                Some(Node::Array(items)) => Step::Index(items.binary_search(&child).unwrap_or(0)),
+                _ => Step::Index(0),
             };
             write_step(step, out)?;
         }
@@ -158,7 +231,7 @@ impl PartialValue {
 #[derive(Clone, Copy)]
 pub struct Pointer<'a> {
     tree: &'a PartialValue,
-    id: usize,
+    id: Id,
 }
 
 impl Pointer<'_> {
@@ -207,7 +280,7 @@ impl PartialEq<&str> for Pointer<'_> {
 #[derive(Clone, Copy)]
 pub struct ValueRef<'a> {
     tree: &'a PartialValue,
-    id: usize,
+    id: Id,
 }
 
 /// What a [`ValueRef`] holds.
@@ -272,7 +345,7 @@ impl<'a> ValueRef<'a> {
     pub fn len(&self) -> usize {
         match self.node() {
             Node::Array(items) => items.len(),
-            Node::Object(members) => members.entries.len(),
+            Node::Object(members) => members.len(),
             _ => 0,
         }
     }
@@ -294,7 +367,6 @@ impl<'a> ValueRef<'a> {
     pub fn get(&self, key: &str) -> Option<ValueRef<'a>> {
         match self.node() {
             Node::Object(members) => members
-                .entries
                 .iter()
                 .find(|(k, _)| &**k == key)
                 .map(|&(_, id)| self.tree.at(id)),
@@ -305,8 +377,8 @@ impl<'a> ValueRef<'a> {
     /// An object's members in arrival order (empty for other kinds).
     pub fn members(&self) -> impl Iterator<Item = (&'a str, ValueRef<'a>)> + 'a {
         let tree = self.tree;
-        let entries: &'a [(Box<str>, usize)] = match self.node() {
-            Node::Object(members) => &members.entries,
+        let entries: &'a [(Box<str>, Id)] = match self.node() {
+            Node::Object(members) => members,
             _ => &[],
         };
         entries.iter().map(move |(k, id)| (&**k, tree.at(*id)))
@@ -315,7 +387,7 @@ impl<'a> ValueRef<'a> {
     /// An array's elements (empty for other kinds).
     pub fn elements(&self) -> impl Iterator<Item = ValueRef<'a>> + 'a {
         let tree = self.tree;
-        let items: &'a [usize] = match self.node() {
+        let items: &'a [Id] = match self.node() {
             Node::Array(items) => items,
             _ => &[],
         };
@@ -365,7 +437,94 @@ mod number_text {
         let exact = "9".repeat(INLINE);
         assert_eq!(NumberText::new(&exact).as_str(), exact);
         // The inline text makes no node wider.
-        assert!(std::mem::size_of::<NumberText>() <= std::mem::size_of::<super::Members>());
-        assert!(std::mem::size_of::<Node>() <= 40);
+        assert!(std::mem::size_of::<NumberText>() <= std::mem::size_of::<String>());
+        // With its parent link, a node takes 36 bytes of the arena.
+        assert!(std::mem::size_of::<Node>() <= 32);
+    }
+}
+
+#[cfg(test)]
+mod arena {
+    use crate::{DynamicStream, WarningKind};
+
+    /// The stream's value after `input` fed in `size`-byte chunks, with the pointers of
+    /// everything that settled, in order, and the count of duplicate keys.
+    fn stream(input: &str, size: usize) -> (String, Vec<String>, usize) {
+        let mut stream = DynamicStream::new();
+        let mut settled = Vec::new();
+        for chunk in input.as_bytes().chunks(size) {
+            stream.feed(chunk).unwrap();
+            settled.extend(stream.settled().map(|(at, _)| at.to_string()));
+        }
+        // (The root is a container: nothing more settles at the end.)
+        let duplicates = stream
+            .warnings()
+            .iter()
+            .filter(|w| w.kind == WarningKind::DuplicateKey)
+            .count();
+        (stream.finish().unwrap().to_json(), settled, duplicates)
+    }
+
+    #[test]
+    fn a_wide_object_keeps_the_first_value_of_each_key() {
+        // Wider than the linear search: the index takes over at the 33rd member, with the
+        // members before it.
+        let mut input: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        input.extend(
+            ["\"k0\": -1", "\"k32\": -1", "\"k39\": [-1]", "\"k40\": 40"].map(String::from),
+        );
+        let input = format!("{{{}}}", input.join(", "));
+        let expected: Vec<String> = (0..=40).map(|i| format!("\"k{i}\":{i}")).collect();
+        let expected = format!("{{{}}}", expected.join(","));
+        for size in [1, 7, input.len()] {
+            let (json, settled, duplicates) = stream(&input, size);
+            assert_eq!(json, expected, "{size}-byte chunks");
+            assert_eq!(duplicates, 3, "{size}-byte chunks");
+            assert_eq!(
+                settled.len(),
+                42,
+                "{size}-byte chunks: 41 members and the object"
+            );
+            assert_eq!(settled.get(40).map(String::as_str), Some("/k40"));
+        }
+    }
+
+    #[test]
+    fn values_past_a_block_of_the_arena_keep_their_place_and_pointer() {
+        let items: Vec<String> = (0..10_000).map(|i| format!("[{i}, \"s{i}\"]")).collect();
+        let input = format!(
+            "{{\"items\": [{}], \"after\": {{\"x\": true}}}}",
+            items.join(",")
+        );
+        let value: serde_json::Value = serde_json::from_str(&input).unwrap();
+        for size in [7, 4096] {
+            let (json, settled, _) = stream(&input, size);
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&json).unwrap(),
+                value
+            );
+            // Each element: its number, its string, itself.
+            assert_eq!(
+                settled.get(3 * 4095 + 1).map(String::as_str),
+                Some("/items/4095/1")
+            );
+            assert_eq!(
+                settled.get(3 * 9999 + 2).map(String::as_str),
+                Some("/items/9999")
+            );
+            assert_eq!(
+                settled.iter().rev().take(4).collect::<Vec<_>>(),
+                ["", "/after", "/after/x", "/items"]
+            );
+        }
+        let mut stream = DynamicStream::new();
+        stream.feed(input.as_bytes()).unwrap();
+        let root = stream.draft().unwrap();
+        let last = root
+            .get("items")
+            .and_then(|items| items.index(9999))
+            .unwrap();
+        assert_eq!(last.to_json(), "[9999,\"s9999\"]");
+        assert_eq!(root.get("after").unwrap().to_json(), "{\"x\":true}");
     }
 }

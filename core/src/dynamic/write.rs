@@ -1,17 +1,17 @@
 //! JSON text of a partial value, without recursion (depth is bounded only by the options).
 
-use super::tree::{Node, PartialValue};
+use super::tree::{Id, Node, PartialValue};
 use std::fmt::Write as _;
 
 /// Writes the value `id` of `tree` to `out`. Numbers keep their source text.
-pub(crate) fn write_json(tree: &PartialValue, id: usize, out: &mut String) {
+pub(crate) fn write_json(tree: &PartialValue, id: Id, out: &mut String) {
     // Open containers: the node and the index of its next child.
-    let mut stack: Vec<(usize, usize)> = Vec::new();
+    let mut stack: Vec<(Id, usize)> = Vec::new();
     open(tree, id, out, &mut stack);
     while let Some(&(parent, next)) = stack.last() {
         let child = match tree.node(parent) {
             Some(Node::Array(items)) => items.get(next).copied(),
-            Some(Node::Object(members)) => members.entries.get(next).map(|(key, child)| {
+            Some(Node::Object(members)) => members.get(next).map(|(key, child)| {
                 if next > 0 {
                     out.push(',');
                 }
@@ -38,7 +38,7 @@ pub(crate) fn write_json(tree: &PartialValue, id: usize, out: &mut String) {
 }
 
 /// Writes a scalar whole, or a container's opening bracket (and pushes it).
-fn open(tree: &PartialValue, id: usize, out: &mut String, stack: &mut Vec<(usize, usize)>) {
+fn open(tree: &PartialValue, id: Id, out: &mut String, stack: &mut Vec<(Id, usize)>) {
     match tree.node(id) {
         None | Some(Node::Null) => out.push_str("null"),
         Some(Node::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),

@@ -30,13 +30,20 @@ pub struct DynamicStream {
 }
 
 impl DynamicStream {
+    /// The most bytes a schema-less stream reads, whatever [`Options::max_bytes`] says:
+    /// each value takes at least one byte, so its tree never holds more values than a
+    /// [`DynamicSink`] counts (2^32 − 1). Past it, [`ErrorKind::TooLarge`].
+    pub const MAX_BYTES: u64 = u32::MAX as u64 - 1;
+
     /// A lenient stream with the default [`Options`].
     pub fn new() -> Self {
         Self::with_options(Options::default())
     }
 
-    /// A stream with `options`.
-    pub fn with_options(options: Options) -> Self {
+    /// A stream with `options`. Its byte cap is at most [`DynamicStream::MAX_BYTES`]
+    /// (about 4 GiB), whatever `options` says.
+    pub fn with_options(mut options: Options) -> Self {
+        options.max_bytes = options.max_bytes.min(Self::MAX_BYTES);
         DynamicStream {
             scanner: Scanner::new(options),
             sink: DynamicSink::new(true),
