@@ -840,3 +840,100 @@ fn bug_20_the_array_forms_errors_read_as_serdes() {
         "{long}"
     );
 }
+
+// ---- 23. a container's `#[serde(default = "…")]` ----
+
+/// The container's default comes from the user's function, as serde reads it; the model
+/// needs no `Default` impl.
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+#[serde(default = "defaults")]
+struct Config {
+    retries: u32,
+    model: String,
+}
+
+fn defaults() -> Config {
+    Config {
+        retries: 3,
+        model: "gpt".into(),
+    }
+}
+
+#[test]
+fn bug_23_a_container_default_function_fills_the_missing_fields() {
+    for input in [r#"{"model": "x"}"#, r#"{"retries": 1}"#, "{}"] {
+        let expected: Config = serde_json::from_str(input).unwrap();
+        for size in [1, 7, input.len()] {
+            let mut stream = Config::stream();
+            for chunk in input.as_bytes().chunks(size) {
+                stream.feed(chunk).unwrap();
+            }
+            assert_eq!(
+                stream.finish().unwrap(),
+                expected,
+                "{input} in {size}-byte chunks"
+            );
+        }
+    }
+    // serde's value, not `Default::default()`'s (the model has no `Default`).
+    assert_eq!(
+        serde_json::from_str::<Config>(r#"{"model": "x"}"#)
+            .unwrap()
+            .retries,
+        3
+    );
+}
+
+// ---- 24. a citation in prose before a list of objects ----
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+struct Cited {
+    a: u8,
+}
+
+/// The outcome of a typed stream of `T` over `input` in `size`-byte chunks.
+fn typed<T: StreamingModel>(input: &str, size: usize) -> Result<T::Value, ErrorKind> {
+    let mut stream = TypedStream::<T>::new();
+    for chunk in input.as_bytes().chunks(size) {
+        stream.feed(chunk).map_err(|e| e.kind())?;
+    }
+    stream.finish().map_err(|e| e.kind())
+}
+
+#[test]
+fn bug_24_a_citation_before_a_list_of_objects_is_prose() {
+    let list = || vec![Cited { a: 1 }, Cited { a: 2 }];
+    for input in [
+        r#"Here are the items (see [1]): [{"a":1},{"a":2}]"#,
+        r#"As in ["docs"] and [[2]], the list: [{"a":1},{"a":2}]"#,
+        "Ranked [1, 2] by score:\n```json\n[{\"a\":1},{\"a\":2}]\n```",
+    ] {
+        for size in [1, 7, input.len()] {
+            assert_eq!(
+                typed::<Vec<Cited>>(input, size),
+                Ok(list()),
+                "{input} in {size}"
+            );
+        }
+    }
+    // `null` is an element of every shape; a list of lists skips a list of numbers.
+    let input = r#"Found (see [2]): [null, {"a":1}]"#;
+    for size in [1, 7, input.len()] {
+        assert_eq!(
+            typed::<Vec<Option<Cited>>>(input, size),
+            Ok(vec![None, Some(Cited { a: 1 })])
+        );
+        assert_eq!(
+            typed::<Vec<Vec<u8>>>("Pages [3] and [4]: [[1], [2, 3]]", size),
+            Ok(vec![vec![1], vec![2, 3]])
+        );
+    }
+    // A list that does not begin in prose is the answer, whatever serde then says of it.
+    for input in ["[1]", "```json\n[1]\n```"] {
+        assert_eq!(
+            typed::<Vec<Cited>>(input, 1),
+            Err(ErrorKind::Validation),
+            "{input}"
+        );
+    }
+}

@@ -147,6 +147,10 @@ pub struct Scanner {
     /// A typed stream's root is an object (or an array): a bracket of the other shape in
     /// prose is prose.
     root_shape: Option<bool>,
+    /// The shape of a root array's elements, when the stream knows it (`true`: objects,
+    /// `false`: arrays): a root array in prose whose element has another is prose
+    /// (`see [1]` before a list of objects).
+    element_shape: Option<bool>,
     string: StrState,
     number: Num,
     literal: &'static [u8],
@@ -233,6 +237,7 @@ impl Scanner {
             key_pending: false,
             scalar_pending: None,
             root_shape: None,
+            element_shape: None,
             string: StrState::NEW,
             number: Num::Int,
             literal: b"",
@@ -280,6 +285,14 @@ impl Scanner {
     /// a bracket of the other shape there is prose (`as noted in [1]` before an object).
     pub(crate) fn expect_root(&mut self, object: bool) {
         self.root_shape = Some(object);
+    }
+
+    /// A root array's elements have this shape (`true`: objects, `false`: arrays): in a
+    /// root array that began in prose and is not yet confirmed, an element of another
+    /// shape shows the array to be prose (`see [1]` before a list of objects). `null` is
+    /// of every shape.
+    pub(crate) fn expect_elements(&mut self, object: bool) {
+        self.element_shape = Some(object);
     }
 
     /// The options this scanner was built with.

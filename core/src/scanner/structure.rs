@@ -35,6 +35,17 @@ impl Scanner {
         Ok(i)
     }
 
+    /// `c` begins an element of a tentative root array, of another shape than the
+    /// stream's elements have ([`Scanner::expect_elements`]).
+    fn wrong_element(&self, c: u8) -> bool {
+        self.tentative
+            && self.stack.len() == 1
+            && self.stack.last().is_some_and(|frame| !frame.object)
+            && self
+                .element_shape
+                .is_some_and(|object| c != b'n' && c != if object { b'{' } else { b'[' })
+    }
+
     /// A value starts with byte `c` at `i`.
     fn begin_value<S: Sink>(&mut self, b: &[u8], c: u8, i: usize, sink: &mut S) -> Step {
         if self.stack.is_empty() {
@@ -45,6 +56,10 @@ impl Scanner {
                 self.root_offset = self.fed + i as u64;
                 self.root_position = (line, column);
             }
+        }
+        if self.wrong_element(c) {
+            // A false start: the root is prose (`see [1]` before a list of objects).
+            return Err(stop(Reason::ExpectedValue, i));
         }
         if let Some(frame) = self.stack.last_mut() {
             frame.after_comma = false;

@@ -61,6 +61,11 @@ impl<T: StreamingModel> TypedStream<T> {
             Shape::Array => scanner.expect_root(false),
             Shape::Any => {}
         }
+        match T::ELEMENT {
+            Shape::Object => scanner.expect_elements(true),
+            Shape::Array => scanner.expect_elements(false),
+            Shape::Any => {}
+        }
         TypedStream {
             scanner,
             sink: TypedSink::new(fail_fast, replay_budget),

@@ -193,6 +193,7 @@ impl<T: StreamingModel> StreamingModel for Vec<T> {
 
     const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = super::Shape::Array;
+    const ELEMENT: super::Shape = T::SHAPE;
 
     fn schema(generator: &mut SchemaGen) -> Schema {
         Schema::object([

@@ -181,6 +181,12 @@ pub trait StreamingModel: Sized + 'static {
         Shape::Any
     };
 
+    /// The JSON shape of an array's elements (sequences of one type; `Any` for the rest):
+    /// a root array in prose whose element has another shape is prose (`see [1]` before
+    /// a list of objects).
+    #[doc(hidden)]
+    const ELEMENT: Shape = Shape::Any;
+
     /// `to_value` may refuse a complete draft (an array of the wrong length): containers
     /// build the value as it settles even when no event wants it.
     #[doc(hidden)]

@@ -36,6 +36,7 @@ macro_rules! collected {
 
             const LIMITS: super::Limits = T::LIMITS;
             const SHAPE: super::Shape = super::Shape::Array;
+            const ELEMENT: super::Shape = T::SHAPE;
 
             fn schema(generator: &mut SchemaGen) -> Schema {
                 let mut schema = array_of::<T>(generator);
@@ -92,6 +93,7 @@ where
 
     const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = super::Shape::Array;
+    const ELEMENT: super::Shape = T::SHAPE;
     const VALIDATES: bool = true;
 
     fn schema(generator: &mut SchemaGen) -> Schema {

@@ -16,6 +16,7 @@ impl<T: StreamingModel> StreamingModel for Option<T> {
 
     const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = T::SHAPE;
+    const ELEMENT: super::Shape = T::ELEMENT;
     const VALIDATES: bool = T::VALIDATES;
 
     fn schema(generator: &mut SchemaGen) -> Schema {
@@ -81,6 +82,7 @@ macro_rules! pointers {
 
             const LIMITS: super::Limits = T::LIMITS;
             const SHAPE: super::Shape = T::SHAPE;
+            const ELEMENT: super::Shape = T::ELEMENT;
             const VALIDATES: bool = T::VALIDATES;
 
             fn schema(generator: &mut SchemaGen) -> Schema {

@@ -89,8 +89,13 @@ fn construct(cx: &Cx<'_>) -> TokenStream {
             .all
             .iter()
             .any(|f| matches!(f.default, crate::ast::Fallback::None));
+    // Serde's value for the container: `Default::default()`, or the user's function.
     let container_default = needs_default.then(|| {
-        quote! { let __default: Self = ::core::default::Default::default(); }
+        let value = match &cx.model.default {
+            crate::ast::Fallback::Path(path) => quote! { #path() },
+            _ => quote! { ::core::default::Default::default() },
+        };
+        quote! { let __default: Self = #value; }
     });
     let plain = |f: &Field<'_>| default_expr(cx, f).is_none() && f.with.is_none() && !f.flatten;
     // Runs of plain fields: (first index, fields), at most twelve each.
