@@ -1100,6 +1100,51 @@ fn missing_fields_are_named_as_serde_names_them_with_a_flattened_struct() {
 }
 
 #[test]
+fn a_cut_reply_names_the_keys_a_flattened_struct_still_needs() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Meta {
+        author: String,
+        #[serde(default)]
+        tags: Vec<String>,
+        year: u16,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Flat {
+        id: u8,
+        #[serde(flatten)]
+        meta: Meta,
+        note: Option<String>,
+        title: String,
+    }
+    let cut = |input: &str| {
+        let mut stream = Flat::stream();
+        stream.feed(input.as_bytes()).unwrap();
+        stream.finish().unwrap_err()
+    };
+    let err = cut(r#"{"id": 1, "note": "x", "tags": []"#);
+    assert_eq!(err.kind(), settled::ErrorKind::Truncated);
+    // The field has no key: its struct's missing keys stand in its place, in order.
+    assert_eq!(err.missing(), [FlatFieldName::Meta, FlatFieldName::Title]);
+    assert_eq!(err.missing_keys(), ["author", "year", "title"]);
+    assert!(
+        err.feedback()
+            .ends_with("These required fields were missing: `author`, `year`, `title`."),
+        "{}",
+        err.feedback()
+    );
+    assert!(
+        err.to_string()
+            .ends_with("never written: `author`, `year`, `title`"),
+        "{err}"
+    );
+    // Only what is still missing of it.
+    let err = cut(r#"{"id": 1, "year": 2020, "author": "A"#);
+    assert_eq!(err.missing_keys(), ["author", "title"]);
+    let err = cut(r#"{"id": 1, "year": 2020, "author": "A", "#);
+    assert_eq!(err.missing_keys(), ["title"]);
+}
+
+#[test]
 fn a_flattened_struct_is_settled_only_when_its_parent_closes() {
     // Its optional members may still come until then (found by an adversarial review).
     #[derive(Debug, Deserialize, StreamingModel)]

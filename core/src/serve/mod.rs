@@ -350,7 +350,7 @@ where
                 },
                 Some(Err(UpdateError::Stream(e))) => {
                     let draft = e.draft().and_then(|d| serde_json::to_value(d).ok());
-                    let missing = e.missing().iter().map(|n| n.key()).collect();
+                    let missing = e.missing_keys();
                     let message = e.to_string();
                     this.error(e.kind().as_str(), message, draft, missing);
                 }

@@ -2,7 +2,7 @@
 //! not end with a strict value.
 
 use crate::error::{Error, ErrorKind};
-use crate::typed::{FieldName, StreamingModel};
+use crate::typed::StreamingModel;
 use std::fmt;
 
 /// The fields that settled in one chunk, in settling order (from
@@ -177,23 +177,32 @@ impl<T: StreamingModel> StreamError<T> {
         &self.missing
     }
 
-    /// A short message for the model: the error's feedback, plus the required fields it
+    /// The JSON keys of [`StreamError::missing`]'s fields: what the model was asked for
+    /// and never wrote. A flattened struct's field has no key of its own: its struct's
+    /// missing keys stand in its place.
+    pub fn missing_keys(&self) -> Vec<&'static str> {
+        if self.missing.is_empty() {
+            return Vec::new();
+        }
+        T::missing_keys(self.draft.as_ref())
+    }
+
+    /// A short message for the model: the error's feedback, plus the required keys it
     /// never wrote when the reply was cut short.
     pub fn feedback(&self) -> String {
         let mut text = self.error.feedback();
         if self.kind() == ErrorKind::Truncated && !self.missing.is_empty() {
             text.push_str(" These required fields were missing: ");
-            text.push_str(&keys(&self.missing));
+            text.push_str(&quoted(&self.missing_keys()));
             text.push('.');
         }
         text
     }
 }
 
-fn keys<N: FieldName>(names: &[N]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{}`", n.key()))
+fn quoted(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -213,7 +222,7 @@ impl<T: StreamingModel> fmt::Display for StreamError<T> {
             write!(
                 f,
                 "; required fields never written: {}",
-                keys(&self.missing)
+                quoted(&self.missing_keys())
             )?;
         }
         Ok(())

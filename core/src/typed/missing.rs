@@ -66,6 +66,23 @@ pub fn missing_refused(name: &'static str) -> Result<(), serde_json::Error> {
     Err(serde::de::Error::missing_field(name))
 }
 
+/// [`StreamingModel::missing_keys`](super::StreamingModel::missing_keys) of a model that
+/// flattens structs: each missing field's key, or, for a flattened field, what `flat`
+/// gives (its struct's own missing keys).
+pub fn missing_keys_with<T: super::StreamingModel>(
+    draft: Option<&T::Draft>,
+    flat: impl Fn(T::Name) -> Option<Vec<&'static str>>,
+) -> Vec<&'static str> {
+    let mut keys = Vec::new();
+    for name in T::missing(draft) {
+        match flat(name) {
+            Some(inner) => keys.extend(inner),
+            None => keys.push(super::FieldName::key(name)),
+        }
+    }
+    keys
+}
+
 /// Field `index` of model `T` is required: it has no default and serde's verdict on it
 /// missing is an error (a derived `XFieldName::is_required`).
 pub fn required<T: super::object::Object>(index: usize) -> bool

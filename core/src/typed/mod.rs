@@ -46,9 +46,9 @@ pub(crate) mod protocol_items {
     };
     pub use super::containers::Rest;
     pub use super::missing::{
-        DraftMap, Required, debug_draft, is_required, missing, missing_ok, missing_refused, nth,
-        require_all, required, take, take_or, take_present, take_ref, take_ref_or,
-        take_ref_present,
+        DraftMap, Required, debug_draft, is_required, missing, missing_keys_with, missing_ok,
+        missing_refused, nth, require_all, required, take, take_or, take_present, take_ref,
+        take_ref_or, take_ref_present,
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{
@@ -148,6 +148,17 @@ pub trait StreamingModel: Sized + 'static {
             .enumerate()
             .filter(|&(i, &n)| !done(i) && n.is_required());
         pending.map(|(_, &n)| n).collect()
+    }
+
+    /// The JSON keys of [`StreamingModel::missing`]'s fields, what a model is asked to
+    /// write: a flattened struct's own missing keys in its field's place (its field has
+    /// no key of its own).
+    #[doc(hidden)]
+    fn missing_keys(draft: Option<&Self::Draft>) -> Vec<&'static str> {
+        Self::missing(draft)
+            .into_iter()
+            .map(FieldName::key)
+            .collect()
     }
 
     /// The fields that have settled in `draft`.

@@ -18,6 +18,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
     let schema_items = super::schema::impl_items(cx);
     let strict = super::schema::strict_checks(cx);
     let into_value = construct(cx);
+    let missing_keys = missing_keys(cx);
     let object = object_impl(cx);
     let inherent = super::inherent(
         quote! { impl #impl_generics #ident #ty_generics #where_clause },
@@ -53,6 +54,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
             fn into_value(__d: Self::Draft) -> __p::Result<Self, __p::Rejected> {
                 #into_value
             }
+
+            #missing_keys
         }
 
         #object
@@ -60,6 +63,36 @@ pub(super) fn expand(cx: &Cx<'_>) -> TokenStream {
 
         #inherent
     }
+}
+
+/// A model that flattens structs: their own missing keys stand in for their fields (which
+/// have no key in the JSON).
+fn missing_keys(cx: &Cx<'_>) -> Option<TokenStream> {
+    let field_name = &cx.field_name;
+    let arms: Vec<TokenStream> = cx
+        .fields
+        .iter()
+        .filter(|f| f.flatten && !crate::shape::is_std_map(f.ty))
+        .map(|f| {
+            let (v, fident, stream) = (variant(f, ""), &f.ident, cx.stream(f));
+            quote! {
+                #field_name::#v => __p::Some(<#stream as __p::StreamingModel>::missing_keys(
+                    __d.and_then(|__d| __d.#fident.as_ref()),
+                )),
+            }
+        })
+        .collect();
+    if arms.is_empty() {
+        return None;
+    }
+    Some(quote! {
+        fn missing_keys(__d: __p::Option<&Self::Draft>) -> ::std::vec::Vec<&'static str> {
+            __p::missing_keys_with::<Self>(__d, |__n| match __n {
+                #(#arms)*
+                _ => __p::None,
+            })
+        }
+    })
 }
 
 /// The marker type and reader of a `deserialize_with` field.
