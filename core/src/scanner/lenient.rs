@@ -55,6 +55,8 @@ impl Scanner {
             }
             Some(&c @ (b'{' | b'[')) => self.start_root(b, c, at, sink),
             Some(b'`') => {
+                // A fence marker's bytes are prose for the idle limit: the first one too.
+                self.check_idle(at)?;
                 self.preamble.ticks = 1;
                 self.state = State::FenceTicks;
                 Ok(at + 1)

@@ -718,6 +718,31 @@ fn idle_limit_ends_an_apology_early() {
 }
 
 #[test]
+fn the_idle_limit_counts_a_fence_marker_from_its_first_backtick() {
+    for (input, limit) in [
+        (&b"ab`xyz {\"a\":1}"[..], 2),
+        (b"ab```x\n{\"a\":1}", 2),
+        (b"```json\n{\"a\":1}", 0),
+        (b"Here:\n```json\n{\"a\":1}", 6),
+    ] {
+        let err = fails(&lenient().idle_limit(limit), input, ErrorKind::NoStructure);
+        assert_eq!(err.offset(), limit, "{:?}", String::from_utf8_lossy(input));
+        for size in [1, 3] {
+            let chunks: Vec<&[u8]> = input.chunks(size).collect();
+            let (r, _) = replay(&lenient().idle_limit(limit), &chunks);
+            assert_eq!(
+                r.err().map(|e| e.offset()),
+                Some(limit),
+                "{size}-byte chunks"
+            );
+        }
+    }
+    // The value right after the limit's last byte of prose is read.
+    let (r, _) = replay(&lenient().idle_limit(2), &[b"ab{\"a\":1}"]);
+    assert_eq!(r.ok().as_deref(), Some("{\"a\":1}"));
+}
+
+#[test]
 fn depth_limit_allows_exactly_n() {
     let options = strict().max_depth(3);
     let (r, _) = replay(&options, &[b"[[[1]]]"]);
