@@ -204,6 +204,15 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
             return None;
         }
         ast::Data::Enum(variants) => {
+            for v in variants {
+                if let Some(a) = v.original.attrs.iter().find(|a| a.path() == &attr::SETTLED) {
+                    attr::refuse(
+                        syn::spanned::Spanned::span(a),
+                        "a variant takes none; its doc comment is its description",
+                        errors,
+                    );
+                }
+            }
             let tagged = !matches!(container.attrs.tag(), serde_attr::TagType::External);
             if !tagged && variants.iter().all(|v| matches!(v.style, ast::Style::Unit)) {
                 let mut names = Vec::new();
@@ -244,6 +253,14 @@ fn wrapper<'a>(
         defaults: Vec::new(),
     };
     for f in fields {
+        if let Some(span) = attr::field(&f.original.attrs, errors).first() {
+            attr::refuse(
+                span,
+                "a field of a tuple, newtype or transparent struct takes none; give the fields \
+                 names, or put it on a named field that holds this struct",
+                errors,
+            );
+        }
         let defaulted = !matches!(f.attrs.default(), serde_attr::Default::None);
         if tuple && (f.attrs.skip_deserializing() || defaulted) {
             // serde reads a tuple struct's fields by position: a skipped field shifts
@@ -284,6 +301,19 @@ fn field<'a>(f: &ast::Field<'a>, errors: &mut Vec<syn::Error>) -> Option<Field<'
     if !keys.contains(&name) {
         keys.insert(0, name.clone());
     }
+    let attrs = attr::field(&f.original.attrs, errors);
+    if let Some(span) = attrs.first() {
+        if f.attrs.skip_deserializing() {
+            attr::refuse(span, "serde never reads a skipped field", errors);
+        } else if f.attrs.flatten() {
+            attr::refuse(
+                span,
+                "a flattened field has no value of its own; put it on the flattened struct's \
+                 fields",
+                errors,
+            );
+        }
+    }
     Some(Field {
         ident: ident.clone(),
         ty: f.ty,
@@ -295,7 +325,7 @@ fn field<'a>(f: &ast::Field<'a>, errors: &mut Vec<syn::Error>) -> Option<Field<'
         default: Fallback::from_serde(f.attrs.default()),
         with: f.attrs.deserialize_with().cloned(),
         flatten: f.attrs.flatten(),
-        attrs: attr::field(&f.original.attrs, errors),
+        attrs,
     })
 }
 
@@ -384,6 +414,24 @@ fn data_enum<'a>(
                  holding this enum `#[settled(atomic)]`",
             ));
             continue;
+        }
+        // A newtype variant's field may be `atomic` (read where the stream is built);
+        // constraints and descriptions apply to named fields only.
+        for f in &v.fields {
+            let attrs = attr::field(&f.original.attrs, &mut Vec::new());
+            let refused = match style {
+                VariantStyle::Newtype => attrs.first_besides_atomic(),
+                _ if style == VariantStyle::Tuple => attrs.first(),
+                _ => None,
+            };
+            if let Some(span) = refused {
+                attr::refuse(
+                    span,
+                    "a field of a tuple or newtype variant takes only `atomic` (a newtype's); \
+                     give the variant named fields",
+                    errors,
+                );
+            }
         }
         let name = v.attrs.name().deserialize_name().to_owned();
         let mut keys: Vec<String> = vec![name.clone()];

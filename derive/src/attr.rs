@@ -104,6 +104,17 @@ const CONSTRAINTS: [(Symbol, &str, Measure, bool); 6] = [
 ];
 
 impl FieldAttrs {
+    /// Where the first key other than `atomic` is set, if any.
+    pub(crate) fn first_besides_atomic(&self) -> Option<Span> {
+        let mut constraints = self.constraints.iter().filter_map(Attr::span);
+        self.description.span().or_else(|| constraints.next())
+    }
+
+    /// Where the first key is set, if any.
+    pub(crate) fn first(&self) -> Option<Span> {
+        self.atomic.span().or_else(|| self.first_besides_atomic())
+    }
+
     /// The constraints set, in declaration order of the keys.
     pub(crate) fn constraints(&self) -> Vec<Constraint> {
         CONSTRAINTS
@@ -235,7 +246,33 @@ pub(crate) fn field(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) -> F
         allowed.extend(CONSTRAINTS.iter().map(|c| c.0));
         Err(unknown(meta, &allowed, "a field"))
     });
+    // A lower bound over its upper bound: no value satisfies both.
+    for pair in out.constraints.chunks(2) {
+        if let [low, high] = pair {
+            if let (Some((_, min)), Some((span, max))) = (&low.value, &high.value) {
+                if min > max {
+                    errors.push(syn::Error::new(
+                        *span,
+                        format!(
+                            "`{} = {min}` is over `{} = {max}`: no value satisfies both; \
+                             lower the first or raise the second",
+                            low.name, high.name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     out
+}
+
+/// A `#[settled(...)]` that would have no effect where it is: an error at it that says
+/// `why`.
+pub(crate) fn refuse(span: Span, why: &str, errors: &mut Vec<syn::Error>) {
+    errors.push(syn::Error::new(
+        span,
+        format!("this settled attribute has no effect here: {why}"),
+    ));
 }
 
 pub(crate) fn container(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) -> ContainerAttrs {

@@ -305,3 +305,161 @@ fn integer_bounds_are_exact() {
         Some("/big")
     );
 }
+
+/// The schema admits what serde accepts and refuses what it refuses, for each document.
+fn agrees_with_serde<T: StreamingModel + for<'de> Deserialize<'de>>(documents: &[Value]) {
+    let schema = validator(&plain::<T>());
+    for document in documents {
+        let serde = serde_json::from_value::<T>(document.clone()).is_ok();
+        assert_eq!(schema.is_valid(document), serde, "{document}");
+    }
+}
+
+#[test]
+fn a_bound_narrows_the_types_own() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Bounded {
+        #[settled(maximum = 1000)]
+        wide: u8,
+        #[settled(minimum = -5, maximum = 10)]
+        narrow: u8,
+        #[settled(minimum = 3)]
+        opt: Option<u16>,
+    }
+    let schema = plain::<Bounded>();
+    assert_eq!(schema["properties"]["wide"]["maximum"], 255);
+    assert_eq!(schema["properties"]["narrow"]["minimum"], 0);
+    assert_eq!(schema["properties"]["narrow"]["maximum"], 10);
+    agrees_with_serde::<Bounded>(&[
+        json!({"wide": 255, "narrow": 10, "opt": null}),
+        json!({"wide": 300, "narrow": 1, "opt": 3}),
+        json!({"wide": 1, "narrow": 1, "opt": 65536}),
+    ]);
+}
+
+#[test]
+fn scalar_ranges_are_the_types() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Scalars {
+        c: char,
+        i: i64,
+        u: u64,
+    }
+    agrees_with_serde::<Scalars>(&[
+        json!({"c": "é", "i": -9223372036854775808i64, "u": 18446744073709551615u64}),
+        json!({"c": "ab", "i": 0, "u": 0}),
+        json!({"c": "", "i": 0, "u": 0}),
+        json!({"c": "x", "i": 9223372036854775808u64, "u": 0}),
+        json!({"c": "x", "i": 0, "u": -1}),
+    ]);
+}
+
+#[test]
+fn a_field_read_by_a_function_takes_any_value() {
+    fn from_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Read {
+        #[serde(deserialize_with = "from_text")]
+        n: u32,
+    }
+    assert_eq!(plain::<Read>()["properties"]["n"], json!({}));
+    assert!(validator(&plain::<Read>()).is_valid(&json!({"n": "42"})));
+}
+
+#[test]
+fn an_internally_tagged_variant_holding_a_map_or_a_tagged_enum_reads_the_tag_beside_it() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(tag = "type")]
+    enum Shape {
+        Dot,
+        Pair { a: u8 },
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(tag = "kind")]
+    enum Nested {
+        Map(std::collections::HashMap<String, u32>),
+        Shape(Shape),
+        Num(u8),
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Holder {
+        n: Nested,
+    }
+    agrees_with_serde::<Holder>(&[
+        json!({"n": {"kind": "Map", "x": 3}}),
+        json!({"n": {"kind": "Map"}}),
+        json!({"n": {"kind": "Map", "x": "s"}}),
+        json!({"n": {"kind": "Shape", "type": "Dot"}}),
+        json!({"n": {"kind": "Shape", "type": "Pair", "a": 1}}),
+        json!({"n": {"kind": "Shape", "type": "Pair"}}),
+        json!({"n": {"kind": "Num"}}),
+    ]);
+    // Strict mode has no `allOf`: the variant no object can be is left out, not `{}`.
+    let strict = openai_strict::<Holder>();
+    let branches = strict["$defs"]["Nested"]["anyOf"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        branches
+            .iter()
+            .all(|b| b.as_object().is_some_and(|o| !o.is_empty())),
+        "{strict}"
+    );
+    assert_eq!(branches.len(), 2, "the map, and the shapes");
+    assert_eq!(
+        branches[1]["anyOf"].as_array().map(<[_]>::len),
+        Some(2),
+        "{strict}"
+    );
+}
+
+#[test]
+fn the_strict_profile_keeps_only_the_formats_it_knows() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Linked {
+        link: url::Url,
+        id: uuid::Uuid,
+        at: chrono::NaiveTime,
+    }
+    let strict = openai_strict::<Linked>();
+    assert_eq!(strict["properties"]["link"], json!({"type": "string"}));
+    assert_eq!(strict["properties"]["id"]["format"], "uuid");
+    let plain = plain::<Linked>();
+    assert_eq!(plain["properties"]["at"]["format"], Value::Null);
+    let at = validator(&plain);
+    for (time, ok) in [("03:04", true), ("3:04:05.5", true), ("03:04:05Z", false)] {
+        let doc = json!({"link": "https://x.y/", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8", "at": time});
+        assert_eq!(at.is_valid(&doc), ok, "{time}");
+        assert_eq!(serde_json::from_value::<Linked>(doc).is_ok(), ok, "{time}");
+    }
+}
+
+#[test]
+fn item_counts_bound_every_kind_of_sequence() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Sequences {
+        #[settled(min_items = 1)]
+        set: std::collections::BTreeSet<u8>,
+        #[settled(max_items = 2)]
+        deque: std::collections::VecDeque<u8>,
+        #[settled(min_length = 2)]
+        cow: std::borrow::Cow<'static, str>,
+    }
+    let mut stream = Sequences::stream();
+    let err = stream
+        .feed(br#"{"set": [], "deque": [1], "cow": "ab"}"#)
+        .map(drop)
+        .unwrap_err();
+    assert_eq!(err.path(), Some("/set"), "{err}");
+    let mut stream = Sequences::stream();
+    let err = stream
+        .feed(br#"{"set": [1], "deque": [1, 2, 3], "cow": "ab"}"#)
+        .map(drop)
+        .unwrap_err();
+    assert_eq!(err.path(), Some("/deque"), "{err}");
+    assert_eq!(plain::<Sequences>()["properties"]["cow"]["minLength"], 2);
+}

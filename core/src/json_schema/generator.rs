@@ -120,17 +120,35 @@ fn accepts_null(map: &Object) -> bool {
     }
 }
 
-/// Sets a constraint keyword on `schema`, or on its non-null branch if it is nullable.
+/// Sets a constraint keyword on `schema`, or on its non-null branch if it is nullable. A
+/// bound narrows the one the type already has (`maximum = 1000` on a `u8` keeps
+/// `maximum: 255`): the schema never admits what serde refuses.
 pub fn constrain(schema: &mut Schema, keyword: &str, value: Schema) {
     if let Some(Schema::Array(branches)) = schema.as_object_mut().and_then(|o| o.get_mut("anyOf")) {
         if let Some(Schema::Object(map)) = branches.iter_mut().find(|b| b["type"] != "null") {
-            map.insert(keyword, value);
+            narrow(map, keyword, value);
             return;
         }
     }
     if let Schema::Object(map) = schema {
-        map.insert(keyword, value);
+        narrow(map, keyword, value);
     }
+}
+
+/// Sets `keyword` to `value` unless the bound already there is tighter.
+fn narrow(map: &mut Object, keyword: &str, value: Schema) {
+    let number = |s: &Schema| match s {
+        Schema::Number(n) => n.as_f64(),
+        _ => None,
+    };
+    let lower = keyword.starts_with("min") || keyword.starts_with("exclusiveMin");
+    let upper = keyword.starts_with("max") || keyword.starts_with("exclusiveMax");
+    if let (Some(old), Some(new)) = (map.get(keyword).and_then(number), number(&value)) {
+        if (lower && old >= new) || (upper && old <= new) {
+            return;
+        }
+    }
+    map.insert(keyword, value);
 }
 
 /// Sets `description` on a property schema.

@@ -82,6 +82,19 @@ const OPENAI_KEYWORDS: &[&str] = &[
     "format",
 ];
 
+/// The `format` values OpenAI's strict structured outputs accept; others are left out.
+const OPENAI_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
 /// `T`'s schema for OpenAI strict structured outputs: every property listed in
 /// `required` (`Option` fields are nullable), `additionalProperties: false` on every
 /// object, only supported keywords. Mark the model `#[settled(strict)]` to have what strict
@@ -140,6 +153,13 @@ fn strictify(schema: &mut Schema) {
         map.insert("items", items);
     }
     map.retain(|k, _| OPENAI_KEYWORDS.contains(&k));
+    // Only the formats strict mode knows.
+    if map
+        .get("format")
+        .is_some_and(|f| !OPENAI_FORMATS.iter().any(|known| f == *known))
+    {
+        map.remove("format");
+    }
     let is_object =
         map.get("type").is_some_and(|t| t == "object") || map.contains_key("properties");
     if is_object {
@@ -164,6 +184,10 @@ fn strictify(schema: &mut Schema) {
             "anyOf" => {
                 if let Schema::Array(branches) = child {
                     branches.iter_mut().for_each(strictify);
+                    // A branch left with no keyword held only what strict mode cannot say
+                    // (`allOf`: a scalar inside an internally tagged variant, which serde
+                    // refuses anyway); it would admit anything.
+                    branches.retain(|b| !matches!(b, Schema::Object(o) if o.is_empty()));
                 }
             }
             _ => {}

@@ -17,11 +17,26 @@ pub trait Items {
     fn items(&self) -> Option<usize>;
 }
 
-impl<T> Items for Vec<T> {
-    fn items(&self) -> Option<usize> {
-        Some(self.len())
-    }
+/// Sequences of every kind settled streams: their length (a set's after serde has
+/// collapsed duplicates).
+macro_rules! items {
+    ($($(#[$attr:meta])* $ty:ty => [$($generics:tt)*]),* $(,)?) => {$(
+        $(#[$attr])*
+        impl<$($generics)*> Items for $ty {
+            fn items(&self) -> Option<usize> {
+                Some(self.len())
+            }
+        }
+    )*};
 }
+
+items!(
+    Vec<T> => [T],
+    std::collections::VecDeque<T> => [T],
+    std::collections::HashSet<T, S> => [T, S],
+    std::collections::BTreeSet<T> => [T],
+    [T; N] => [T, const N: usize],
+);
 
 /// Values `min_length`/`max_length` measure: strings, in characters.
 #[diagnostic::on_unimplemented(
@@ -41,6 +56,12 @@ impl Length for String {
 }
 
 impl Length for Box<str> {
+    fn length(&self) -> Option<usize> {
+        Some(self.chars().count())
+    }
+}
+
+impl Length for std::borrow::Cow<'_, str> {
     fn length(&self) -> Option<usize> {
         Some(self.chars().count())
     }

@@ -45,6 +45,12 @@ pub(crate) fn string(format: Option<&str>) -> Schema {
     schema
 }
 
+/// `{"type": "string", "pattern": pattern}`: a shape no JSON Schema `format` names.
+#[cfg(feature = "chrono")]
+fn patterned(pattern: &str) -> Schema {
+    Schema::object([("type", "string"), ("pattern", pattern)])
+}
+
 /// A positive integer's schema.
 fn positive(max: Option<u64>) -> Schema {
     let mut schema = Schema::object([("type", Schema::from("integer")), ("minimum", 1u8.into())]);
@@ -170,8 +176,10 @@ mod chrono_types {
         DateTime<Utc> => string(Some("date-time")),
         DateTime<FixedOffset> => string(Some("date-time")),
         NaiveDate => string(Some("date")),
-        NaiveDateTime => string(Some("partial-date-time")),
-        NaiveTime => string(Some("partial-date-time")),
+        // No format names a date and time without an offset, or a time without one (RFC
+        // 3339's `time` has it): the shapes chrono reads, as patterns.
+        NaiveDateTime => patterned(r"^[+-]?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$"),
+        NaiveTime => patterned(r"^\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?$"),
     );
 }
 

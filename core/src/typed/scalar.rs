@@ -51,21 +51,30 @@ fn typed(name: &str, unsigned: bool) -> Schema {
     schema
 }
 
+/// A string of exactly one character (JSON Schema counts code points, as `char` does).
+fn character() -> Schema {
+    Schema::object([
+        ("type", Schema::from("string")),
+        ("minLength", 1u8.into()),
+        ("maxLength", 1u8.into()),
+    ])
+}
+
 atomic_scalars!(
     bool => typed("boolean", false),
-    char => typed("string", false),
+    char => character(),
     u8 => integer(0, u8::MAX.into()),
     u16 => integer(0, u16::MAX.into()),
     u32 => integer(0, u32::MAX.into()),
-    u64 => typed("integer", true),
+    u64 => integer(0, u64::MAX),
     u128 => typed("integer", true),
-    usize => typed("integer", true),
+    usize => integer(0, usize::MAX as u64),
     i8 => integer(i8::MIN.into(), i8::MAX as u64),
     i16 => integer(i16::MIN.into(), i16::MAX as u64),
     i32 => integer(i32::MIN.into(), i32::MAX as u64),
-    i64 => typed("integer", false),
+    i64 => integer(i64::MIN, i64::MAX as u64),
     i128 => typed("integer", false),
-    isize => typed("integer", false),
+    isize => integer(isize::MIN as i64, isize::MAX as u64),
     f32 => typed("number", false),
     f64 => typed("number", false),
 );

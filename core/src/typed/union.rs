@@ -927,7 +927,9 @@ fn tag_schema(name: &str) -> Schema {
 }
 
 /// The content's object schema with the tag as its first property (first in `required`
-/// too), closed; content that is not an object schema is joined with `allOf`.
+/// too), closed; a map's takes its other keys; an enum's branches each take the tag (an
+/// internally tagged enum inside another reads both tags from one object); other content
+/// is joined with `allOf` (a scalar: no object is one, as serde finds).
 fn with_tag(content: Schema, tag: &str, name: &str) -> Schema {
     let Schema::Object(mut content) = content else {
         return Schema::object([(
@@ -935,6 +937,20 @@ fn with_tag(content: Schema, tag: &str, name: &str) -> Schema {
             vec![closed(vec![(tag, tag_schema(name))]), content],
         )]);
     };
+    if !content.contains_key("properties") {
+        if let Some(Schema::Array(branches)) = content.remove("anyOf") {
+            let branches: Vec<Schema> = branches
+                .into_iter()
+                .map(|branch| with_tag(branch, tag, name))
+                .collect();
+            content.insert("anyOf", branches);
+            return Schema::Object(content);
+        }
+        if content.get("type").is_some_and(|t| t == "object") {
+            // A map: its keys beside the tag.
+            content.insert("properties", SchemaObject::new());
+        }
+    }
     let Some(Schema::Object(old)) = content.remove("properties") else {
         let content = Schema::Object(content);
         let mut head = closed(vec![(tag, tag_schema(name))]);

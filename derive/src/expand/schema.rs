@@ -170,6 +170,10 @@ fn optional(text: Option<String>) -> TokenStream {
 /// one (chosen by trait), any value otherwise.
 fn field_schema(cx: &Cx<'_>, f: &crate::ast::Field<'_>) -> TokenStream {
     let ty = f.ty;
+    if f.with.is_some() {
+        // The user's function reads the JSON, whatever shape it takes: any value.
+        return quote! { __p::Schema::Object(__p::SchemaObject::new()) };
+    }
     if is_atomic(f) {
         return quote! {{
             #[allow(unused_imports)]
@@ -195,7 +199,15 @@ pub(super) fn strict_checks(cx: &Cx<'_>) -> TokenStream {
         .map(|f| {
             let ty = f.ty;
             let stream = cx.stream(f);
-            if is_atomic(f) {
+            if f.with.is_some() {
+                let message = format!(
+                    "`#[settled(strict)]`: the field `{}` is read by `deserialize_with`, whose \
+                     JSON has no schema strict structured outputs could constrain; read the \
+                     field as its type, or leave the model without `strict`",
+                    f.ident
+                );
+                quote_spanned! {f.ident.span()=> ::core::compile_error!(#message); }
+            } else if is_atomic(f) {
                 quote_spanned! {ty.span()=>
                     const _: () = __p::strict_atomic::<#ty>();
                 }
