@@ -399,10 +399,7 @@ fn an_internally_tagged_variant_holding_a_map_or_a_tagged_enum_reads_the_tag_bes
     ]);
     // Strict mode has no `allOf`: the variant no object can be is left out, not `{}`.
     let strict = openai_strict::<Holder>();
-    let branches = strict["$defs"]["Nested"]["anyOf"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let branches = strict["$defs"]["Nested"]["anyOf"].as_array().unwrap();
     assert!(
         branches
             .iter()
