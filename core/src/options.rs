@@ -43,8 +43,10 @@ pub struct Options {
     /// Typed streams: fail in the chunk where a value serde rejects settles (an enum value
     /// outside the set, a number out of range), instead of at `finish`. Default `true`.
     /// Without it the stream reads on and reports the values that settle beside the
-    /// refused one; the refused value is left out of the draft, and no container that
-    /// holds it settles (`finish` returns the error).
+    /// refused one; a refused number, boolean or enum is left out of the draft (a refused
+    /// string, or an object missing a field, stays as it arrived), no event reports it,
+    /// no container that holds it settles, and `finish` returns the error. Off, whatever
+    /// this says, under [`SecondRoot::KeepLast`].
     pub fail_fast: bool,
 }
 
@@ -63,6 +65,12 @@ pub enum SecondRoot {
     /// draft restarts when the second value is confirmed, and the second value's fields
     /// settle again: a typed stream reports them (and calls their callbacks) a second
     /// time, with the new values.
+    ///
+    /// An example is often one serde refuses (`"count": "<number>"`): a typed stream that
+    /// keeps the last value does not fail fast ([`Options::fail_fast`] is off for it), so
+    /// a refusal in a value a later one replaces is dropped with it, and a refusal in the
+    /// value kept is `finish`'s error. If the input ends inside the value that replaced a
+    /// complete one, the complete one is given back (with a warning) by `finish`.
     KeepLast,
 }
 

@@ -937,3 +937,55 @@ fn bug_24_a_citation_before_a_list_of_objects_is_prose() {
         );
     }
 }
+
+// ---- 25. keeping the last value: an example serde refuses first ----
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum StepAction {
+    Search { query: String },
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+struct Step {
+    name: String,
+    n: u32,
+    act: StepAction,
+}
+
+#[test]
+fn bug_25_keep_last_reads_past_an_example_serde_refuses() {
+    let options = Options::default().second_root(SecondRoot::KeepLast);
+    let answer = Step {
+        name: "x".into(),
+        n: 2,
+        act: StepAction::Stop,
+    };
+    for input in [
+        "Format: {\"name\": \"<name>\", \"n\": \"<count>\", \"act\": {\"type\": \"<search|stop>\"}}\nAnswer:\n```json\n{\"name\": \"x\", \"n\": 2, \"act\": {\"type\": \"stop\"}}\n```",
+        r#"{"name": "a"} {"name": "x", "n": 2, "act": {"type": "stop"}}"#,
+    ] {
+        for size in [1, 7, input.len()] {
+            let mut stream = Step::stream_with_options(options.clone());
+            for chunk in input.as_bytes().chunks(size) {
+                stream.feed(chunk).unwrap();
+            }
+            assert_eq!(
+                stream.finish().unwrap(),
+                answer,
+                "{input} in {size}-byte chunks"
+            );
+        }
+    }
+    // The value kept is still checked: its refusal is `finish`'s error.
+    let mut stream = Step::stream_with_options(options);
+    stream
+        .feed(br#"{"name": "a", "n": 1, "act": {"type": "stop"}} {"name": "b", "n": -1, "act": {"type": "stop"}}"#)
+        .unwrap();
+    let err = stream.finish().unwrap_err();
+    assert_eq!(
+        (err.kind(), err.path()),
+        (ErrorKind::Validation, Some("/n"))
+    );
+}

@@ -49,9 +49,14 @@ impl<T: StreamingModel> TypedStream<T> {
     }
 
     /// A stream with `options`. Its depth cap is at most
-    /// [`SERDE_MAX_DEPTH`](crate::SERDE_MAX_DEPTH), the nesting serde_json reads.
+    /// [`SERDE_MAX_DEPTH`](crate::SERDE_MAX_DEPTH), the nesting serde_json reads; under
+    /// [`SecondRoot::KeepLast`](crate::SecondRoot::KeepLast) it does not fail fast.
     pub fn with_options(mut options: Options) -> Self {
         options.max_depth = options.max_depth.min(crate::options::SERDE_MAX_DEPTH);
+        // A value a later one may replace is no reason to stop (see `SecondRoot::KeepLast`).
+        if options.second_root == crate::options::SecondRoot::KeepLast {
+            options.fail_fast = false;
+        }
         let fail_fast = options.fail_fast;
         let replay_budget =
             usize::try_from(options.max_bytes.saturating_mul(8)).unwrap_or(usize::MAX);
