@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use settled::StreamingModel;
 use settled::schema::{anthropic_tool, openai_response_format, openai_strict, plain};
 use settled_examples::models::{MeetingReport, Review};
+use std::collections::HashMap;
 
 /// A tree: recursion through `$ref`.
 #[derive(Debug, Clone, Serialize, Deserialize, StreamingModel)]
@@ -459,4 +460,44 @@ fn item_counts_bound_every_kind_of_sequence() {
         .unwrap_err();
     assert_eq!(err.path(), Some("/deque"), "{err}");
     assert_eq!(plain::<Sequences>()["properties"]["cow"]["minLength"], 2);
+}
+
+#[test]
+fn map_keys_are_the_keys_serde_reads() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Keyed {
+        by_id: std::collections::BTreeMap<u32, String>,
+        by_delta: HashMap<i64, bool>,
+        by_flag: HashMap<bool, u8>,
+        by_letter: HashMap<char, u8>,
+        by_name: HashMap<String, u8>,
+    }
+    let schema = plain::<Keyed>();
+    assert_eq!(
+        schema["properties"]["by_name"]["propertyNames"],
+        Value::Null
+    );
+    let empty = json!({"by_id": {}, "by_delta": {}, "by_flag": {}, "by_letter": {}, "by_name": {}});
+    let with = |field: &str, key: &str| {
+        let mut doc = empty.clone();
+        let value = match field {
+            "by_id" => json!("s"),
+            "by_delta" => json!(true),
+            _ => json!(1),
+        };
+        doc[field] = json!({ key: value });
+        doc
+    };
+    let mut documents = vec![empty.clone()];
+    for key in ["7", "0", "-3", "01", "x", "1.5", " 1"] {
+        documents.push(with("by_id", key));
+        documents.push(with("by_delta", key));
+    }
+    for key in ["true", "false", "yes"] {
+        documents.push(with("by_flag", key));
+    }
+    for key in ["a", "é", "ab", ""] {
+        documents.push(with("by_letter", key));
+    }
+    agrees_with_serde::<Keyed>(&documents);
 }
