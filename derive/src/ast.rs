@@ -228,6 +228,15 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
             }
         }
     };
+    if let (Some(span), false) = (attrs.strict.span(), matches!(body, Body::Struct(_))) {
+        attr::refuse(
+            span,
+            "strict structured outputs need an object with named properties at the root; \
+             put `#[settled(strict)]` on the struct that holds this type (its check covers \
+             this type too)",
+            errors,
+        );
+    }
     Some(Model {
         input,
         attrs,

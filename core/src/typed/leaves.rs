@@ -7,15 +7,17 @@ use crate::json_schema::{Schema, SchemaGen};
 use std::convert::Infallible;
 
 /// Implements [`StreamingModel`] for types that settle whole: the draft is the value
-/// itself, set once serde accepts it. `$schema` is the type's JSON Schema.
+/// itself, set once serde accepts it. `$schema` is the type's JSON Schema; `=> "why"`
+/// after it, why strict structured outputs cannot describe the type.
 macro_rules! settled_leaves {
-    ($($(#[$cfg:meta])* $t:ty => $schema:expr),* $(,)?) => {$(
+    ($($(#[$cfg:meta])* $t:ty => $schema:expr $(=> $unsupported:expr)?),* $(,)?) => {$(
         $(#[$cfg])*
         impl StreamingModel for $t {
             type Value = $t;
             type Draft = $t;
             type Field = Infallible;
             type Name = Infallible;
+            $(const LIMITS: crate::typed::Limits = crate::typed::Limits::LEAF.unsupported($unsupported);)?
 
             fn schema(_: &mut SchemaGen) -> Schema {
                 $schema
@@ -101,6 +103,11 @@ fn duration() -> Schema {
 
 mod std_types {
     use super::*;
+
+    /// Why strict structured outputs cannot describe a signed non-zero integer.
+    const NONZERO: &str = "strict structured outputs cannot exclude 0 from a range that holds \
+                           negative numbers (no `not`); use an unsigned `NonZero`, or check the \
+                           value after `finish`";
     use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
     use std::num::{
         NonZeroI8, NonZeroI16, NonZeroI32, NonZeroI64, NonZeroU8, NonZeroU16, NonZeroU32,
@@ -125,10 +132,10 @@ mod std_types {
         NonZeroU32 => positive(Some(u32::MAX.into())),
         NonZeroU64 => positive(None),
         NonZeroUsize => positive(None),
-        NonZeroI8 => nonzero(i8::MIN.into(), Some(i8::MAX as u64)),
-        NonZeroI16 => nonzero(i16::MIN.into(), Some(i16::MAX as u64)),
-        NonZeroI32 => nonzero(i32::MIN.into(), Some(i32::MAX as u64)),
-        NonZeroI64 => nonzero(i64::MIN, None),
+        NonZeroI8 => nonzero(i8::MIN.into(), Some(i8::MAX as u64)) => NONZERO,
+        NonZeroI16 => nonzero(i16::MIN.into(), Some(i16::MAX as u64)) => NONZERO,
+        NonZeroI32 => nonzero(i32::MIN.into(), Some(i32::MAX as u64)) => NONZERO,
+        NonZeroI64 => nonzero(i64::MIN, None) => NONZERO,
         Duration => duration(),
         SystemTime => Schema::object([
             ("type", Schema::from("object")),

@@ -22,8 +22,25 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
     });
     let count = cx.fields.len();
     let object = object_schema(cx);
+    // A length strict structured outputs cannot enforce: a strict model that holds this
+    // one is refused at its field.
+    let lengths = cx.fields.iter().find_map(|f| {
+        f.attrs
+            .constraints()
+            .into_iter()
+            .find(|c| c.measure == crate::attr::Measure::Length)
+            .map(|c| (f, c.attr))
+    });
+    let unsupported = lengths.map(|(f, attr)| {
+        let why = format!(
+            "`{}.{}` has `{attr}`, which strict structured outputs cannot enforce; check the \
+             length after `finish`, or drop the constraint",
+            cx.title, f.ident
+        );
+        quote! { .unsupported(#why) }
+    });
     quote! {
-        const LIMITS: __p::Limits = __p::Limits::model(&[#(#runs),*], #count);
+        const LIMITS: __p::Limits = __p::Limits::model(&[#(#runs),*], #count) #unsupported;
 
         fn root_schema(__g: &mut __p::SchemaGen) -> __p::Schema {
             #object
