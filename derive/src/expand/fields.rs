@@ -146,7 +146,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let public = quote! {
         #[doc = #enum_doc]
         // An application may match some fields only: unread payloads are not dead code.
-        #[allow(dead_code)]
+        // Variants mirror the fields: their names and sizes are the model's.
+        #[allow(dead_code, clippy::enum_variant_names, clippy::large_enum_variant)]
         #vis enum #field_enum #generics #where_clause {
             #(#variants,)*
             #marker_variant
@@ -154,6 +155,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
 
         #[doc = #name_doc]
         #[derive(Clone, Copy)]
+        #[allow(clippy::enum_variant_names)]
         #vis enum #field_name {
             #(#name_docs #name_variants,)*
         }
