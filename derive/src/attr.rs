@@ -172,6 +172,16 @@ fn unknown(meta: &ParseNestedMeta<'_>, allowed: &[Symbol], place: &str) -> syn::
     ))
 }
 
+/// A key that takes no value (`atomic`, not `atomic = true`).
+fn flag(meta: &ParseNestedMeta<'_>, name: Symbol) -> syn::Result<()> {
+    if meta.input.is_empty() || meta.input.peek(syn::Token![,]) {
+        return Ok(());
+    }
+    Err(meta.error(format!(
+        "`{name}` takes no value: write `#[settled({name})]`"
+    )))
+}
+
 fn string_value(meta: &ParseNestedMeta<'_>) -> syn::Result<String> {
     let lit: syn::LitStr = meta.value()?.parse()?;
     Ok(lit.value())
@@ -223,6 +233,7 @@ pub(crate) fn field(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) -> F
         let span = meta.path.span();
         // #[settled(atomic)]
         if meta.path == ATOMIC {
+            flag(meta, ATOMIC)?;
             out.atomic.set(span, (), found);
             return Ok(());
         }
@@ -285,11 +296,13 @@ pub(crate) fn container(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) 
         let span = meta.path.span();
         // #[settled(normalize)]
         if meta.path == NORMALIZE {
+            flag(meta, NORMALIZE)?;
             out.normalize.set(span, (), found);
             return Ok(());
         }
         // #[settled(strict)]
         if meta.path == STRICT {
+            flag(meta, STRICT)?;
             out.strict.set(span, (), found);
             return Ok(());
         }
@@ -364,6 +377,27 @@ mod tests {
         assert_eq!(
             errors,
             ["duplicate settled attribute `description`; keep one"]
+        );
+    }
+
+    #[test]
+    fn a_flag_takes_no_value_and_bounds_are_ordered() {
+        let (attrs, errors) = parse(syn::parse_quote!(#[settled(atomic = true)]));
+        assert_eq!(
+            errors,
+            ["`atomic` takes no value: write `#[settled(atomic)]`"]
+        );
+        assert!(attrs.atomic.get().is_none());
+        let (attrs, errors) = parse(syn::parse_quote!(#[settled(atomic, min_length = 1)]));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(attrs.atomic.get().is_some());
+        let (_, errors) = parse(syn::parse_quote!(#[settled(min_length = 4, max_length = 3)]));
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].starts_with("`min_length = 4` is over `max_length = 3`"));
+        let (_, errors) = parse(syn::parse_quote!(#[settled(minimum = 2, maximum = 2)]));
+        assert!(
+            errors.is_empty(),
+            "equal bounds admit one value: {errors:?}"
         );
     }
 
