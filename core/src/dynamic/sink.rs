@@ -11,8 +11,8 @@ use crate::sink::{Raw, Sink};
 /// position is recorded for a warning.
 ///
 /// The tree holds at most 2^32 − 1 values: a full tree halts the scan
-/// ([`Sink::halted`]), the rest of the input unread. A [`DynamicStream`](crate::DynamicStream)
-/// caps its input below that ([`DynamicStream::MAX_BYTES`](crate::DynamicStream::MAX_BYTES)).
+/// ([`Sink::halted`]), the rest of the input unread. A `DynamicStream` caps its input
+/// below that (`DynamicStream::MAX_BYTES`).
 #[derive(Debug, Clone, Default)]
 pub struct DynamicSink {
     tree: PartialValue,
