@@ -174,11 +174,13 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 ///   out) and `Debug`, which shows its name and that JSON (`ReviewDraft {"score":9}`).
 /// - `XField`: one variant per field with its strict value, `FItem(index, value)` per
 ///   element of a vector field, `InF(…)` for values settling inside a nested model
-///   (boxed, `InF(Box<…>)`, when the field's type names `X` or goes through a `Box`: the
-///   way models refer to themselves and to each other, `struct Expr { op:
-///   Option<Box<BinOp>> }` with `struct BinOp { lhs: Box<Expr> }`). Two models that refer
-///   to each other through `Vec` alone do not compile (their field enums would contain
-///   each other): put a `Box` on the way.
+///   (boxed, `InF(Box<…>)`, when the field's type names `X`, goes through a `Box`, or
+///   holds models in a collection: the ways models refer to themselves and to each other,
+///   `struct Expr { op: Option<Box<BinOp>> }` with `struct BinOp { lhs: Box<Expr> }`, or
+///   `struct Call { args: Vec<Expr> }` with `enum Expr { Num(f64), Call(Call) }`). Under
+///   `#[settled(strict)]`, whose limits are computed at compile time, two models that
+///   refer to each other through a collection alone are a cycle: put a `Box` on the way
+///   (`Vec<Box<Expr>>`).
 /// - `XFieldName`: the fields, with `key()` (what serde reads) and `is_required()`.
 /// - `X::stream()` / `X::stream_with_options(options)` and the `StreamingModel` impl.
 ///

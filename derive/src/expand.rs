@@ -239,6 +239,13 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// The field's `In…` payload is boxed: the field may lead back to the model
+    /// ([`Cx::recursive`]), or it holds models in a collection, through which two models
+    /// may refer to each other (their field enums would contain each other).
+    pub(crate) fn boxed(&self, field: &Field<'_>) -> bool {
+        self.recursive(field) || (has_inner(field) && shape::model_in_collection(field.ty))
+    }
+
     /// The field's type names one of the model's type parameters.
     pub(crate) fn generic(&self, field: &Field<'_>) -> bool {
         let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();

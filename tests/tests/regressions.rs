@@ -905,7 +905,7 @@ fn bug_24_a_citation_before_a_list_of_objects_is_prose() {
     let list = || vec![Cited { a: 1 }, Cited { a: 2 }];
     for input in [
         r#"Here are the items (see [1]): [{"a":1},{"a":2}]"#,
-        r#"As in ["docs"] and [[2]], the list: [{"a":1},{"a":2}]"#,
+        r#"As in ["docs"] and [2, 3], the list: [{"a":1},{"a":2}]"#,
         "Ranked [1, 2] by score:\n```json\n[{\"a\":1},{\"a\":2}]\n```",
     ] {
         for size in [1, 7, input.len()] {
@@ -926,6 +926,25 @@ fn bug_24_a_citation_before_a_list_of_objects_is_prose() {
         assert_eq!(
             typed::<Vec<Vec<u8>>>("Pages [3] and [4]: [[1], [2, 3]]", size),
             Ok(vec![vec![1], vec![2, 3]])
+        );
+    }
+    // serde reads a struct from an array of its fields: such a list is no citation.
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Two {
+        p: u8,
+        q: String,
+    }
+    for size in [1, 7, 100] {
+        assert_eq!(
+            typed::<Vec<Two>>(r#"Here: [[1, "s"]]"#, size),
+            Ok(vec![Two {
+                p: 1,
+                q: "s".into()
+            }])
+        );
+        assert_eq!(
+            typed::<Vec<Cited>>("Here: [[1]]", size),
+            Ok(vec![Cited { a: 1 }])
         );
     }
     // A list that does not begin in prose is the answer, whatever serde then says of it.
@@ -978,6 +997,21 @@ fn bug_25_keep_last_reads_past_an_example_serde_refuses() {
             );
         }
     }
+    // A refused value is set aside as it is: if the input ends inside the one that
+    // replaced it, `finish` gives its refusal, where it is.
+    let input = r#"{"name": "a", "n": -1, "act": {"type": "stop"}} {"name": "b", "n": 2"#;
+    for size in [1, 7, input.len()] {
+        let mut stream = Step::stream_with_options(options.clone());
+        for chunk in input.as_bytes().chunks(size) {
+            stream.feed(chunk).unwrap();
+        }
+        let err = stream.finish().unwrap_err();
+        assert_eq!(
+            (err.kind(), err.path(), err.offset()),
+            (ErrorKind::Validation, Some("/n"), 19),
+            "{err}"
+        );
+    }
     // The value kept is still checked: its refusal is `finish`'s error.
     let mut stream = Step::stream_with_options(options);
     stream
@@ -988,4 +1022,101 @@ fn bug_25_keep_last_reads_past_an_example_serde_refuses() {
         (err.kind(), err.path()),
         (ErrorKind::Validation, Some("/n"))
     );
+}
+
+// ---- 26. models that refer to each other through a collection ----
+
+mod bug_26 {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Call {
+        name: String,
+        args: Vec<Expr>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    enum Expr {
+        Num(f64),
+        Call(Call),
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Thread {
+        text: String,
+        replies: Vec<Answer>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Answer {
+        by: String,
+        threads: std::collections::BTreeMap<String, Thread>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    #[serde(tag = "type")]
+    enum TreeNode {
+        Leaf { v: u8 },
+        Group(Group),
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Group {
+        children: Vec<TreeNode>,
+    }
+
+    /// `input` streams into `T` at every chunking as serde reads it; the events, in order.
+    fn streams_as_serde<T: StreamingModel>(input: &str) -> Vec<String>
+    where
+        T::Value: PartialEq + std::fmt::Debug + serde::de::DeserializeOwned,
+        T::Field: std::fmt::Debug,
+    {
+        let expected: T::Value = serde_json::from_str(input).unwrap();
+        let mut all = Vec::new();
+        for size in [1, 7, input.len()] {
+            let mut stream = TypedStream::<T>::new();
+            let mut events = Vec::new();
+            for chunk in input.as_bytes().chunks(size) {
+                events.extend(stream.feed(chunk).unwrap().map(|f| format!("{f:?}")));
+            }
+            assert_eq!(stream.finish().unwrap(), expected, "{size}-byte chunks");
+            all.push(events);
+        }
+        assert!(all.windows(2).all(|w| w[0] == w[1]), "{all:#?}");
+        all.swap_remove(0)
+    }
+
+    #[test]
+    fn bug_26_models_that_refer_to_each_other_through_a_collection_stream() {
+        let events = streams_as_serde::<Call>(
+            r#"{"name": "f", "args": [{"Num": 1}, {"Call": {"name": "g", "args": [{"Num": 2}]}}]}"#,
+        );
+        // The inner call's own argument settles inside it, inside the outer call's argument.
+        // The inner call's own argument settles inside it, inside the outer call's argument.
+        assert_eq!(
+            events,
+            [
+                r#"Name("f")"#,
+                "ArgsItem(0, Num(1.0))",
+                r#"InArgs(1, Call(Name("g")))"#,
+                "InArgs(1, Call(ArgsItem(0, Num(2.0))))",
+                "InArgs(1, Call(Args([Num(2.0)])))",
+                r#"ArgsItem(1, Call(Call { name: "g", args: [Num(2.0)] }))"#,
+                r#"Args([Num(1.0), Call(Call { name: "g", args: [Num(2.0)] })])"#,
+            ]
+        );
+
+        streams_as_serde::<Thread>(
+            r#"{"text": "a", "replies": [{"by": "b", "threads": {"x": {"text": "c", "replies": []}}}]}"#,
+        );
+        streams_as_serde::<Group>(
+            r#"{"children": [{"type": "Leaf", "v": 1}, {"type": "Group", "children": [{"type": "Leaf", "v": 2}]}]}"#,
+        );
+        // The schema refers back to the root.
+        let schema = settled::schema::plain::<Call>();
+        assert_eq!(
+            schema["$defs"]["Expr"]["anyOf"][1]["properties"]["Call"]["$ref"],
+            "#"
+        );
+    }
 }

@@ -386,8 +386,15 @@ fn an_internally_tagged_variant_holding_a_map_or_a_tagged_enum_reads_the_tag_bes
         Num(u8),
     }
     #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(tag = "kind")]
+    enum Keyed {
+        Ids(HashMap<u32, u8>),
+        Flags(HashMap<bool, u8>),
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
     struct Holder {
         n: Nested,
+        k: Option<Keyed>,
     }
     agrees_with_serde::<Holder>(&[
         json!({"n": {"kind": "Map", "x": 3}}),
@@ -397,6 +404,9 @@ fn an_internally_tagged_variant_holding_a_map_or_a_tagged_enum_reads_the_tag_bes
         json!({"n": {"kind": "Shape", "type": "Pair", "a": 1}}),
         json!({"n": {"kind": "Shape", "type": "Pair"}}),
         json!({"n": {"kind": "Num"}}),
+        json!({"n": {"kind": "Map"}, "k": {"kind": "Ids"}}),
+        json!({"n": {"kind": "Map"}, "k": {"kind": "Ids", "x": 1}}),
+        json!({"n": {"kind": "Map"}, "k": {"kind": "Flags"}}),
     ]);
     // Strict mode has no `allOf`: the variant no object can be is left out, not `{}`.
     let strict = openai_strict::<Holder>();
@@ -489,7 +499,7 @@ fn map_keys_are_the_keys_serde_reads() {
         doc
     };
     let mut documents = vec![empty.clone()];
-    for key in ["7", "0", "-3", "01", "x", "1.5", " 1"] {
+    for key in ["7", "0", "-3", "01", "x", "1.5", " 1", "-0"] {
         documents.push(with("by_id", key));
         documents.push(with("by_delta", key));
     }

@@ -290,7 +290,8 @@ impl Scanner {
     /// A root array's elements have this shape (`true`: objects, `false`: arrays): in a
     /// root array that began in prose and is not yet confirmed, an element of another
     /// shape shows the array to be prose (`see [1]` before a list of objects). `null` is
-    /// of every shape.
+    /// of every shape, and an array may stand for an object (serde reads a struct from
+    /// one).
     pub(crate) fn expect_elements(&mut self, object: bool) {
         self.element_shape = Some(object);
     }

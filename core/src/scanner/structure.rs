@@ -36,14 +36,16 @@ impl Scanner {
     }
 
     /// `c` begins an element of a tentative root array, of another shape than the
-    /// stream's elements have ([`Scanner::expect_elements`]).
+    /// stream's elements have ([`Scanner::expect_elements`]): a scalar where containers
+    /// are, or an object where arrays are (serde reads a struct from an array too, so an
+    /// array may stand for an object).
     fn wrong_element(&self, c: u8) -> bool {
         self.tentative
             && self.stack.len() == 1
             && self.stack.last().is_some_and(|frame| !frame.object)
             && self
                 .element_shape
-                .is_some_and(|object| c != b'n' && c != if object { b'{' } else { b'[' })
+                .is_some_and(|object| !matches!(c, b'n' | b'[') && (c != b'{' || !object))
     }
 
     /// A value starts with byte `c` at `i`.

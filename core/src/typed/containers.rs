@@ -502,7 +502,7 @@ fn key_names<K: DeserializeOwned + 'static>() -> Option<Schema> {
     }
     if reads("0") && !reads("x") && !reads("0.5") {
         return Some(if reads("-1") {
-            pattern("^-?(0|[1-9][0-9]*)$")
+            pattern("^(0|-?[1-9][0-9]*)$")
         } else {
             pattern("^(0|[1-9][0-9]*)$")
         });

@@ -59,7 +59,7 @@ pub(crate) mod protocol_items {
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
     };
-    pub use super::runs::{Run, RunMeta, take_run};
+    pub use super::runs::{Run, RunMeta, limits_of, run_limits, take_run};
     pub use super::union::{
         EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
         unit_variant, variant,
@@ -284,33 +284,35 @@ impl Limits {
         strict: None,
     };
 
-    /// A model whose fields have `fields` (recursive fields left out).
-    pub const fn model(fields: &[Limits], count: usize) -> Limits {
-        let inner = Limits::merge(fields);
+    /// These limits beside `other`'s: the deeper, the properties of both, the first reason
+    /// strict structured outputs cannot describe one. Built by value, a chain of these
+    /// names other types' limits without borrowing them: a constant that borrows them is
+    /// evaluated where it is checked, and two models that refer to each other through a
+    /// `Vec` would make that a cycle; a chain is evaluated only where it is used (a
+    /// `#[settled(strict)]` check).
+    pub const fn with(self, other: Limits) -> Limits {
         Limits {
-            depth: inner.depth + 1,
-            properties: inner.properties + count,
-            strict: inner.strict,
+            depth: if other.depth > self.depth {
+                other.depth
+            } else {
+                self.depth
+            },
+            properties: self.properties + other.properties,
+            strict: match self.strict {
+                Some(reason) => Some(reason),
+                None => other.strict,
+            },
         }
     }
 
-    /// The limits of values side by side (a run of fields): the deepest, the properties
-    /// of all, the first reason strict structured outputs cannot describe one.
-    pub const fn merge(values: &[Limits]) -> Limits {
-        let mut out = Limits::LEAF;
-        let mut i = 0;
-        while i < values.len() {
-            let v = values[i];
-            if v.depth > out.depth {
-                out.depth = v.depth;
-            }
-            out.properties += v.properties;
-            if out.strict.is_none() {
-                out.strict = v.strict;
-            }
-            i += 1;
+    /// A model around these limits (its fields' [`Limits::with`] one another), with
+    /// `count` properties of its own.
+    pub const fn nest(self, count: usize) -> Limits {
+        Limits {
+            depth: self.depth + 1,
+            properties: self.properties + count,
+            strict: self.strict,
         }
-        out
     }
 
     /// The same limits, with a reason strict structured outputs cannot describe the type.

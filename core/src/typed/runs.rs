@@ -26,6 +26,18 @@ pub struct RunMeta<'m> {
     pub optional: &'m [usize],
 }
 
+/// `R`'s limits, read through a call: a model's `LIMITS` that names its fields' limits
+/// this way is evaluated only where it is used (a `#[settled(strict)]` check), not where
+/// it is checked, so two models that refer to each other through a `Vec` compile.
+pub const fn run_limits<R: Run>() -> Limits {
+    R::LIMITS
+}
+
+/// `T`'s limits, read through a call (see [`run_limits`]).
+pub const fn limits_of<T: super::StreamingModel>() -> Limits {
+    T::LIMITS
+}
+
 /// A tuple of stream types: the fields of a run.
 pub trait Run {
     /// The fields' drafts.
@@ -86,7 +98,7 @@ macro_rules! runs {
         impl<$($F: StreamingModel),+> Run for ($($F,)+) {
             type Drafts = ($(Option<$F::Draft>,)+);
             type Values = ($($F::Value,)+);
-            const LIMITS: Limits = Limits::merge(&[$($F::LIMITS),+]);
+            const LIMITS: Limits = Limits::LEAF $(.with($F::LIMITS))+;
 
             fn take_run(
                 drafts: Self::Drafts,

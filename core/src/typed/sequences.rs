@@ -358,11 +358,7 @@ macro_rules! tuples {
 
             const SHAPE: super::Shape = super::Shape::Array;
             const LIMITS: super::Limits = {
-                let model = super::Limits::model(&[$($T::LIMITS),+], 0);
-                super::Limits {
-                    depth: model.depth - 1,
-                    ..model
-                }
+                super::Limits::LEAF $(.with($T::LIMITS))+
                 .unsupported(
                     "a tuple's schema needs `prefixItems`, which strict structured outputs do \
                      not support; use a struct with named fields",

@@ -32,8 +32,10 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     /// Stop at the first rejection: nothing after it reaches the draft, the fields or the
     /// callbacks, and the scanner stops there.
     fail_fast: bool,
-    /// The complete draft a second root replaced (keep-last), until that one settles.
-    previous: Option<T::Draft>,
+    /// The complete root a second one replaced (keep-last), until that one settles: its
+    /// draft, whether serde accepted it, its rejections and its text's span (so that
+    /// input ending inside the second gives the first back with its own verdict).
+    previous: Option<Previous<T::Draft>>,
     /// Fields are wanted (`feed`, callbacks); without them (`push`), containers' values
     /// are not built for events and nothing is wrapped.
     pub(crate) events: bool,
@@ -55,6 +57,14 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     /// The frames below this level hold a value that was rejected (without fail-fast):
     /// none of them settles, so no event reports a container without its refused member.
     tainted: usize,
+}
+
+/// A complete root set aside for the one that replaced it (see `TypedSink::previous`).
+struct Previous<D> {
+    draft: D,
+    ok: bool,
+    rejections: Vec<Rejection>,
+    span: std::ops::Range<usize>,
 }
 
 /// How many times the events read the replays may send (late tags nested in late tags).
@@ -411,8 +421,13 @@ impl<T: StreamingModel> Sink for TypedSink<T> {
     }
     fn reset(&mut self) {
         let slot = self.slot.take();
-        if self.done == Some(true) {
-            self.previous = slot;
+        if let (Some(ok), Some(draft)) = (self.done, slot) {
+            self.previous = Some(Previous {
+                draft,
+                ok,
+                rejections: std::mem::take(&mut self.rejections),
+                span: self.root_span.clone(),
+            });
         }
         self.root = Member::default();
         self.stack.clear();
@@ -430,10 +445,13 @@ impl<T: StreamingModel> Sink for TypedSink<T> {
     }
     fn restore(&mut self) {
         if let Some(previous) = self.previous.take() {
-            self.slot = Some(previous);
+            self.slot = Some(previous.draft);
             self.stack.clear();
-            self.rejections.clear();
-            self.done = Some(true);
+            self.replaying.clear();
+            self.tainted = 0;
+            self.rejections = previous.rejections;
+            self.root_span = previous.span;
+            self.done = Some(previous.ok);
         }
     }
 }

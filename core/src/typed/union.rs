@@ -947,8 +947,13 @@ fn with_tag(content: Schema, tag: &str, name: &str) -> Schema {
             return Schema::Object(content);
         }
         if content.get("type").is_some_and(|t| t == "object") {
-            // A map: its keys beside the tag.
+            // A map: its keys beside the tag, which its key names need not admit.
             content.insert("properties", SchemaObject::new());
+            if let Some(names) = content.remove("propertyNames") {
+                let tag_name = Schema::object([("const", Schema::from(tag))]);
+                let either = Schema::object([("anyOf", vec![tag_name, names])]);
+                content.insert("propertyNames", either);
+            }
         }
     }
     let Some(Schema::Object(old)) = content.remove("properties") else {

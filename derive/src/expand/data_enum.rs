@@ -404,7 +404,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
         .filter(|(_, c)| !c.recursive && !c.ty.is_empty())
         .map(|(_, c)| {
             let ty = gate(&c.ty);
-            quote! { <#ty as __p::StreamingModel>::LIMITS }
+            quote! { __p::limits_of::<#ty>() }
         });
     let shape = match data.repr {
         Repr::Untagged => quote! { __p::Shape::Any },
@@ -448,7 +448,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
 
                 const SHAPE: __p::Shape = #shape;
                 const NAMED: bool = true;
-                const LIMITS: __p::Limits = __p::Limits::model(&[#(#limits),*], 0);
+                const LIMITS: __p::Limits = __p::Limits::LEAF #(.with(#limits))* .nest(0);
 
                 fn schema(__g: &mut __p::SchemaGen) -> __p::Schema {
                     __g.define::<Self>(Self::root_schema)

@@ -18,7 +18,7 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
         .collect();
     let runs = streams.chunks(12).map(|run| {
         let run = cx.run(run);
-        quote! { <#run as __p::Run>::LIMITS }
+        quote! { __p::run_limits::<#run>() }
     });
     let count = cx.fields.len();
     let object = object_schema(cx);
@@ -40,7 +40,7 @@ pub(super) fn impl_items(cx: &Cx<'_>) -> TokenStream {
         quote! { .unsupported(#why) }
     });
     quote! {
-        const LIMITS: __p::Limits = __p::Limits::model(&[#(#runs),*], #count) #unsupported;
+        const LIMITS: __p::Limits = __p::Limits::LEAF #(.with(#runs))* .nest(#count) #unsupported;
 
         fn root_schema(__g: &mut __p::SchemaGen) -> __p::Schema {
             #object
