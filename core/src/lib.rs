@@ -174,13 +174,13 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 ///   out) and `Debug`, which shows its name and that JSON (`ReviewDraft {"score":9}`).
 /// - `XField`: one variant per field with its strict value, `FItem(index, value)` per
 ///   element of a vector field, `InF(…)` for values settling inside a nested model
-///   (boxed, `InF(Box<…>)`, when the field's type names `X`, goes through a `Box`, or
-///   holds models in a collection: the ways models refer to themselves and to each other,
-///   `struct Expr { op: Option<Box<BinOp>> }` with `struct BinOp { lhs: Box<Expr> }`, or
-///   `struct Call { args: Vec<Expr> }` with `enum Expr { Num(f64), Call(Call) }`). Under
-///   `#[settled(strict)]`, whose limits are computed at compile time, two models that
-///   refer to each other through a collection alone are a cycle: put a `Box` on the way
-///   (`Vec<Box<Expr>>`).
+///   (boxed, `InF(Box<…>)`, when the field's type names `X` or goes through a `Box`: the
+///   way models refer to themselves and to each other, `struct Expr { op:
+///   Option<Box<BinOp>> }` with `struct BinOp { lhs: Box<Expr> }`). Two models that refer
+///   to each other through a `Vec` or a map alone do not compile (their field enums would
+///   contain each other, a "cycle detected" error): mark one of the fields on the way
+///   `#[settled(recursive)]`, `struct Call { #[settled(recursive)] args: Vec<Expr> }` with
+///   `enum Expr { Num(f64), Call(Call) }`.
 /// - `XFieldName`: the fields, with `key()` (what serde reads) and `is_required()`.
 /// - `X::stream()` / `X::stream_with_options(options)` and the `StreamingModel` impl.
 ///
@@ -234,12 +234,16 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 ///
 /// `#[settled(...)]` attributes:
 ///
-/// - on a field: `atomic` (stream the value whole, shown once settled: any type serde
-///   reads), `description = "…"` (the schema's, instead of the doc comment), and the
-///   constraints `min_items`, `max_items`, `min_length`, `max_length`, `minimum`,
-///   `maximum` (in the schema, and checked as the value settles);
-/// - on the type: `description = "…"`, `strict` (what OpenAI's strict structured outputs
-///   cannot describe is a compile error), and on a unit enum `normalize`: a name written
+/// - on a named field: `atomic` (stream the value whole, shown once settled: any type
+///   serde reads), `recursive` (the field leads back to this model through a collection:
+///   its events are boxed, see `XField` above), `description = "…"` (the schema's,
+///   instead of the doc comment), and the constraints `min_items`, `max_items`,
+///   `min_length`, `max_length`, `minimum`, `maximum` (in the schema, narrowing the
+///   type's own range, and checked as the value settles); where one would do nothing (a
+///   skipped or flattened field, a tuple field, a variant), it is a compile error;
+/// - on a struct with named fields: `description = "…"`, `strict` (what OpenAI's strict
+///   structured outputs cannot describe, in it or in the types it holds, is a compile
+///   error); on an enum `description = "…"`, and on a unit enum `normalize`: a name written
 ///   in another case or with other separators (`In Progress`, `IN-PROGRESS` for
 ///   `in_progress`; aliases too) settles as its variant, serde reading the canonical name.
 ///   Off by default: without it serde alone decides.

@@ -25,6 +25,7 @@ impl PartialEq<Symbol> for syn::Path {
 /// The helper attribute itself.
 pub(crate) const SETTLED: Symbol = Symbol("settled");
 const ATOMIC: Symbol = Symbol("atomic");
+const RECURSIVE: Symbol = Symbol("recursive");
 const DESCRIPTION: Symbol = Symbol("description");
 const MIN_ITEMS: Symbol = Symbol("min_items");
 const MAX_ITEMS: Symbol = Symbol("max_items");
@@ -88,6 +89,9 @@ pub(crate) struct Constraint {
 /// `#[settled(...)]` on a field.
 pub(crate) struct FieldAttrs {
     pub(crate) atomic: Attr<()>,
+    /// The field leads back to the model through a collection (`Vec<Expr>` inside a
+    /// model that `Expr` holds): its events are boxed.
+    pub(crate) recursive: Attr<()>,
     pub(crate) description: Attr<String>,
     constraints: [Attr<f64>; 6],
 }
@@ -107,12 +111,18 @@ impl FieldAttrs {
     /// Where the first key other than `atomic` is set, if any.
     pub(crate) fn first_besides_atomic(&self) -> Option<Span> {
         let mut constraints = self.constraints.iter().filter_map(Attr::span);
-        self.description.span().or_else(|| constraints.next())
+        self.recursive
+            .span()
+            .or_else(|| self.description.span())
+            .or_else(|| constraints.next())
     }
 
     /// Where the first key is set, if any.
     pub(crate) fn first(&self) -> Option<Span> {
-        self.atomic.span().or_else(|| self.first_besides_atomic())
+        self.atomic
+            .span()
+            .or_else(|| self.recursive.span())
+            .or_else(|| self.first_besides_atomic())
     }
 
     /// The constraints set, in declaration order of the keys.
@@ -226,6 +236,7 @@ fn number_value(meta: &ParseNestedMeta<'_>, integer: bool) -> syn::Result<f64> {
 pub(crate) fn field(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) -> FieldAttrs {
     let mut out = FieldAttrs {
         atomic: Attr::none(ATOMIC),
+        recursive: Attr::none(RECURSIVE),
         description: Attr::none(DESCRIPTION),
         constraints: CONSTRAINTS.map(|(attr, ..)| Attr::none(attr)),
     };
@@ -235,6 +246,12 @@ pub(crate) fn field(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) -> F
         if meta.path == ATOMIC {
             flag(meta, ATOMIC)?;
             out.atomic.set(span, (), found);
+            return Ok(());
+        }
+        // #[settled(recursive)]
+        if meta.path == RECURSIVE {
+            flag(meta, RECURSIVE)?;
+            out.recursive.set(span, (), found);
             return Ok(());
         }
         // #[settled(description = "...")]
@@ -253,7 +270,7 @@ pub(crate) fn field(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) -> F
                 return Ok(());
             }
         }
-        let mut allowed = vec![ATOMIC, DESCRIPTION];
+        let mut allowed = vec![ATOMIC, RECURSIVE, DESCRIPTION];
         allowed.extend(CONSTRAINTS.iter().map(|c| c.0));
         Err(unknown(meta, &allowed, "a field"))
     });

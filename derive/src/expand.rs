@@ -231,19 +231,17 @@ impl<'a> Cx<'a> {
     /// refers back to it (`struct Expr { op: Option<Box<BinOp>> }`, `struct BinOp { lhs:
     /// Box<Expr> }`). Its `In…` payload is boxed (the field enums would contain each
     /// other) and it adds nothing to the strict limits (they would be cyclic).
+    /// Marked `#[settled(recursive)]`, a field leads back to the model through a
+    /// collection (`struct Call { args: Vec<Expr> }` with `enum Expr { Call(Call) }`).
     pub(crate) fn recursive(&self, field: &Field<'_>) -> bool {
+        if field.attrs.recursive.get().is_some() {
+            return true;
+        }
         let boxed = format_ident!("Box");
         match &self.outer {
             Some(outer) => mentions(field.ty, &[self.ident, outer, &boxed]),
             None => mentions(field.ty, &[self.ident, &boxed]),
         }
-    }
-
-    /// The field's `In…` payload is boxed: the field may lead back to the model
-    /// ([`Cx::recursive`]), or it holds models in a collection, through which two models
-    /// may refer to each other (their field enums would contain each other).
-    pub(crate) fn boxed(&self, field: &Field<'_>) -> bool {
-        self.recursive(field) || (has_inner(field) && shape::model_in_collection(field.ty))
     }
 
     /// The field's type names one of the model's type parameters.

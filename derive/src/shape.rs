@@ -97,40 +97,6 @@ pub(crate) fn is_map(ty: &Type) -> bool {
     })
 }
 
-/// Collections whose elements live on the heap: a type can refer to another that refers
-/// back to it through one of them.
-const COLLECTIONS: &[&str] = &[
-    "Vec", "VecDeque", "HashMap", "BTreeMap", "HashSet", "BTreeSet", "Rc",
-];
-
-/// `ty` holds, inside a collection, a value of a type that may be a model (not a std
-/// leaf): such a model may refer back to this one (`struct Call { args: Vec<Expr> }` with
-/// `enum Expr { Call(Call) }`), so the field's events inside it are boxed.
-pub(crate) fn model_in_collection(ty: &Type) -> bool {
-    fn walk(ty: &Type, inside: bool) -> bool {
-        let ty = strip(ty);
-        let Type::Path(path) = ty else {
-            return inside && !matches!(ty, Type::Reference(_));
-        };
-        let Some(segment) = path.path.segments.last() else {
-            return false;
-        };
-        let ident = segment.ident.to_string();
-        let collection = COLLECTIONS.contains(&ident.as_str());
-        let PathArguments::AngleBracketed(args) = &segment.arguments else {
-            return inside && !collection && !LEAVES.contains(&ident.as_str());
-        };
-        if !collection {
-            return inside && !LEAVES.contains(&ident.as_str());
-        }
-        args.args.iter().any(|a| match a {
-            GenericArgument::Type(t) => walk(t, true),
-            _ => false,
-        })
-    }
-    walk(ty, false)
-}
-
 /// `ty` is a std map: flattened, it takes the keys no field reads.
 pub(crate) fn is_std_map(ty: &Type) -> bool {
     let Type::Path(path) = ty else {
@@ -179,28 +145,5 @@ mod tests {
         assert!(has_inner(&ty("Meeting")));
         assert!(has_inner(&ty("T")));
         assert!(has_inner(&ty("HashMap<String, u8>")));
-    }
-
-    #[test]
-    fn finds_models_inside_collections() {
-        for yes in [
-            "Vec<Expr>",
-            "Option<Vec<Node>>",
-            "HashMap<String, Node>",
-            "Vec<Vec<Node>>",
-            "Vec<Option<Node>>",
-            "BTreeMap<u32, T>",
-        ] {
-            assert!(model_in_collection(&ty(yes)), "{yes}");
-        }
-        for no in [
-            "Vec<String>",
-            "HashMap<String, u8>",
-            "Node",
-            "Option<Node>",
-            "Vec<u8>",
-        ] {
-            assert!(!model_in_collection(&ty(no)), "{no}");
-        }
     }
 }

@@ -1024,7 +1024,7 @@ fn bug_25_keep_last_reads_past_an_example_serde_refuses() {
     );
 }
 
-// ---- 26. models that refer to each other through a collection ----
+// ---- 26. models that refer to each other through a collection, marked `recursive` ----
 
 mod bug_26 {
     use super::*;
@@ -1032,6 +1032,7 @@ mod bug_26 {
     #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
     struct Call {
         name: String,
+        #[settled(recursive)]
         args: Vec<Expr>,
     }
 
@@ -1044,6 +1045,7 @@ mod bug_26 {
     #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
     struct Thread {
         text: String,
+        #[settled(recursive)]
         replies: Vec<Answer>,
     }
 
@@ -1062,6 +1064,7 @@ mod bug_26 {
 
     #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
     struct Group {
+        #[settled(recursive)]
         children: Vec<TreeNode>,
     }
 

@@ -61,7 +61,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             // A recursive model's own events are boxed (the enum would contain itself).
             let boxed = |payload: TokenStream| {
                 // Spanned at the field: a type that cannot stream is reported there, once.
-                if cx.boxed(f) {
+                if cx.recursive(f) {
                     super::around(f.ty, quote! { ::std::boxed::Box< }, payload)
                 } else {
                     payload

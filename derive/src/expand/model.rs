@@ -508,7 +508,7 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
     let v = variant(f, "");
     let check = constraint(f);
     let boxed = |x: TokenStream| {
-        if cx.boxed(f) {
+        if cx.recursive(f) {
             quote! { ::std::boxed::Box::new(#x) }
         } else {
             x
@@ -519,7 +519,7 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
         Some(elem) => {
             let elem = cx.elem(elem);
             let item = variant(f, "Item");
-            let inner = match (has_inner(f), cx.boxed(f)) {
+            let inner = match (has_inner(f), cx.recursive(f)) {
                 (false, _) => none,
                 (true, false) => {
                     let vin = variant(f, "In");
@@ -538,7 +538,7 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
             }
         }
         None => {
-            let inner = match (has_inner(f), cx.boxed(f)) {
+            let inner = match (has_inner(f), cx.recursive(f)) {
                 (false, _) => none,
                 (true, false) => {
                     let vin = variant(f, "In");
