@@ -16,7 +16,10 @@ pub struct Options {
     /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
     /// comes before the input ends (`- [ ] task` before a fenced answer is prose; after
     /// an empty one, an array in prose is a list or a citation, not the answer, unless a
-    /// typed stream's root is an array).
+    /// typed stream's root is an array). One refused at its first value after a key and
+    /// its colon (`Sure: {"a": 01}`) was meant as JSON: if no other value comes, its error
+    /// is the stream's, not [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor
+    /// an empty one held in prose.
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,
@@ -31,7 +34,8 @@ pub struct Options {
     /// [`DynamicStream`](crate::DynamicStream) takes any cap.
     pub max_depth: usize,
     /// Bytes of prose (outside `<think>` blocks) after which, with no value begun, the stream
-    /// gives up with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure). Default 256 KiB.
+    /// gives up with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) (or the error
+    /// of a value refused at its first member, see [`Options::strict`]). Default 256 KiB.
     pub idle_limit: u64,
     /// Bytes of whitespace in a row inside the value after which the stream ends with
     /// [`ErrorKind::Stalled`](crate::ErrorKind::Stalled) (a model caught in a whitespace

@@ -186,6 +186,11 @@ pub struct Scanner {
     /// confirmed no member, so it is prose unless no other root comes before the input
     /// ends; then it is the value.
     empty_root: Option<EmptyRoot>,
+    /// The error of the last tentative root dropped after its first key and colon, at its
+    /// first value (`Sure: {"a": 01}`): a key and a colon say it was meant as JSON, so if
+    /// no other root is confirmed, this is what the reading ends with (not `NoStructure`,
+    /// nor an empty container held in prose).
+    refused_root: Option<Error>,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,
     /// Clean-buffer offset where a second root's text begins (the first root's length).
@@ -267,6 +272,7 @@ impl Scanner {
             scan_line_start: 0,
             false_start: None,
             empty_root: None,
+            refused_root: None,
             done: false,
             second_start: 0,
             previous: None,
@@ -399,7 +405,10 @@ impl Scanner {
                     self.deep_is_json()?;
                     i = s.at;
                 }
-                Err(s) if matches!(s.reason, Reason::IdleLimit(_)) && self.empty_root.is_some() => {
+                Err(s)
+                    if matches!(s.reason, Reason::IdleLimit(_))
+                        && (self.empty_root.is_some() || self.refused_root.is_some()) =>
+                {
                     // No other value began in time: the empty container held is the value,
                     // and what follows is read as what follows a value.
                     match self.fall_back_on_empty_root(sink) {
@@ -408,7 +417,12 @@ impl Scanner {
                         None => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
                     }
                 }
-                Err(s) if self.droppable(s.reason) => i = self.abandon(s, bytes.len(), sink),
+                Err(s) if self.droppable(s.reason) => {
+                    if self.refusable() {
+                        self.refused_root = Some(self.error_located(s.reason, bytes, s.at, s.back));
+                    }
+                    i = self.abandon(s, bytes.len(), sink);
+                }
                 Err(s) if self.replaced_by_invalid(s.reason, sink) => {
                     // The complete value is back; nothing after the broken one is read.
                     self.ignore_rest = true;
@@ -728,12 +742,20 @@ impl Scanner {
     /// The input ends (or a provider cut it, or a limit stops the reading) with no root
     /// but an empty container held in prose: it is the value. `None` when there is none to
     /// fall back on; a tentative root still open is dropped for it.
+    /// A tentative root refused at its first value (see `refused_root`) comes before an
+    /// empty container: its error is the reading's.
     fn fall_back_on_empty_root<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
-        if self.done || self.empty_root.is_none() || !(self.tentative || self.stack.is_empty()) {
+        if self.done
+            || (self.empty_root.is_none() && self.refused_root.is_none())
+            || !(self.tentative || self.stack.is_empty())
+        {
             return None;
         }
         if self.tentative {
             self.drop_root();
+        }
+        if let Some(error) = self.refused_root.take() {
+            return Some(Err(self.fail_with(error)));
         }
         Some(self.emit_empty_root(sink))
     }
@@ -777,6 +799,7 @@ impl Scanner {
         self.tentative = false;
         if !self.done {
             self.empty_root = None;
+            self.refused_root = None;
         }
         // A root past the depth cap is only being looked at (see `deep`): nothing of it is
         // sent, nor does it replace a complete value.
@@ -839,6 +862,17 @@ impl Scanner {
             self.line + newlines,
             offset - back - line_start + 1,
         )
+    }
+
+    /// [`Scanner::error_at`], its line counted by [`Scanner::locate`] (each byte of a chunk
+    /// once, however many false starts fail in it), when `at` is not behind it.
+    fn error_located(&mut self, reason: Reason, bytes: &[u8], at: usize, back: u8) -> Error {
+        if at < self.scan_at {
+            return self.error_at(reason, bytes, at, back);
+        }
+        let (line, column) = self.locate(bytes, at);
+        let back = u64::from(back).min(column - 1);
+        Error::new(reason, self.fed + at as u64 - back, line, column - back)
     }
 
     /// Line and column of index `i` of the current chunk `b`. Positions asked for only grow

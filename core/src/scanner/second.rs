@@ -132,6 +132,17 @@ impl Scanner {
         self.tentative && kind == ErrorKind::Invalid
     }
 
+    /// The tentative first root failed at its first value, after a key and its colon
+    /// (see `Scanner::refused_root`).
+    pub(super) fn refusable(&self) -> bool {
+        !self.done
+            && self.key_pending
+            && matches!(
+                self.state,
+                State::ValueStart | State::Number | State::Literal | State::AfterValue
+            )
+    }
+
     /// A root read in prose (a first or a second one) and not yet confirmed nested past
     /// the depth cap: it is read on muted, the cap raised, until it shows whether it is
     /// JSON (see `Scanner::deep`).
@@ -192,10 +203,11 @@ impl Scanner {
         }
         if !self.done {
             // An empty container held in prose is the value now that nothing more is read.
-            let held = self
-                .empty_root
-                .as_ref()
-                .is_some_and(|e| e.too_deep.is_none());
+            let held = self.refused_root.is_none()
+                && self
+                    .empty_root
+                    .as_ref()
+                    .is_some_and(|e| e.too_deep.is_none());
             if !held || self.fall_back_on_empty_root(sink).is_none() {
                 return false;
             }

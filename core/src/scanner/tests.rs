@@ -393,6 +393,83 @@ fn a_quoted_bracket_in_prose_does_not_hide_the_root() {
     }
 }
 
+/// A root in prose refused at its first value, after a key and its colon, was meant as
+/// JSON: when no other root comes, its own error (kind, byte, line, column) is the
+/// reading's, at every chunking, before an empty container held in prose or after it, at
+/// the end of the input, at the idle limit and at a provider's cut. A later root still
+/// replaces it (a template echoed before the answer).
+#[test]
+fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
+    for (input, offset, line, column) in [
+        ("Sure: {\"a\": 01}", 13, 1, 14),
+        (
+            "Settings go in {} braces.\nAnswer: {\"retries\": 01, \"v\": true}",
+            47,
+            2,
+            22,
+        ),
+        ("Answer: {\"retries\": 01} (write {} for none)", 21, 1, 22),
+        ("x {\"a\": 5 \"b\": 1}", 10, 1, 11),
+        ("Use {} for R. Here: {\"a\": tru}", 29, 1, 30),
+        ("é {\"a\": NaN}", 9, 1, 10),
+    ] {
+        let error = fails(&lenient(), input.as_bytes(), ErrorKind::Invalid);
+        assert_eq!(
+            (error.offset(), error.line(), error.column()),
+            (offset, line, column),
+            "{input:?}: {error}"
+        );
+        for size in [2, 7] {
+            let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+            let (r, snaps) = replay(&lenient(), &chunks);
+            let e = r.expect_err(input);
+            assert_eq!(
+                (e.kind(), e.offset(), e.column()),
+                (ErrorKind::Invalid, offset, column)
+            );
+            assert!(snaps.iter().all(Option::is_none), "{input:?}: {snaps:?}");
+        }
+    }
+    // The idle limit and a provider's cut end the reading the same way.
+    let mut scanner = crate::Scanner::new(lenient().idle_limit(40));
+    let input = b"Sure: {\"a\": 01} and then a long stretch of prose with no value";
+    let e = scanner
+        .feed(input, &mut crate::IgnoreSink)
+        .expect_err("idle");
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::Invalid, 13));
+    let mut scanner = crate::Scanner::new(lenient());
+    scanner
+        .feed(b"Sure: {} or {\"a\": 01} and", &mut crate::IgnoreSink)
+        .unwrap();
+    let e = scanner
+        .cut("length", &mut crate::IgnoreSink)
+        .expect_err("cut");
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::Invalid, 19));
+    // Not refused: no colon after the key, or no key; the empty container or
+    // `NoStructure` stands.
+    for (input, value) in [
+        ("Use {\"a\" said} and {}", "{}"),
+        ("See {this} and []", "[]"),
+    ] {
+        assert_eq!(
+            replay(&lenient(), &[input.as_bytes()]).0.ok().as_deref(),
+            Some(value)
+        );
+    }
+    fails(
+        &lenient(),
+        b"I said {\"a\" then left",
+        ErrorKind::NoStructure,
+    );
+    // A root that comes after it is the answer.
+    for input in [
+        "Format: {\"name\": <string>}. Here: {\"name\": \"x\"}",
+        "Sure: {\"a\": 01}\n```json\n{\"name\": \"x\"}\n```",
+    ] {
+        at_every_split(&lenient(), input, r#"{"name":"x"}"#);
+    }
+}
+
 #[test]
 fn an_empty_container_in_prose_is_the_value_when_no_other_comes() {
     for (input, value) in [
