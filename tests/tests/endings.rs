@@ -481,6 +481,40 @@ fn a_container_with_a_refused_member_never_settles() {
     }
 }
 
+/// Without fail-fast, a value refused before the input is cut is still the error `finish`
+/// returns (the first thing wrong with the input), with its path and place; the cut is
+/// the error only when nothing was refused before it.
+#[test]
+fn a_refusal_before_a_cut_is_the_error_without_fail_fast() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct R {
+        a: u8,
+        b: Vec<u8>,
+    }
+    let text = r#"{"a": 300, "b": [1, 2"#;
+    for size in [1, 7, text.len()] {
+        for end in ["finish", "cut", "partial"] {
+            let mut stream = R::stream_with_options(Options::default().fail_fast(false));
+            for chunk in text.as_bytes().chunks(size) {
+                stream.feed(chunk).unwrap();
+            }
+            let error = match end {
+                "finish" => stream.finish().unwrap_err().error().clone(),
+                "cut" => stream.finish_cut("length").unwrap_err().error().clone(),
+                _ => stream.finish_partial().error.unwrap(),
+            };
+            assert_eq!(
+                (error.kind(), error.path(), error.offset()),
+                (ErrorKind::Validation, Some("/a"), 6),
+                "{end} after {size}-byte chunks: {error}"
+            );
+        }
+    }
+    let mut stream = R::stream_with_options(Options::default().fail_fast(false));
+    stream.feed(br#"{"a": 3, "b": [1, 2"#).unwrap();
+    assert_eq!(stream.finish().unwrap_err().kind(), ErrorKind::Truncated);
+}
+
 /// An error inside a tuple, a tuple struct or a tuple variant names the element's index
 /// from 0, as serde does; elements past the size count on.
 #[test]

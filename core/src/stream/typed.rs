@@ -325,6 +325,7 @@ impl<T: StreamingModel> TypedStream<T> {
         let fields = self.sink.fields.split_off(before);
         self.run_handlers(&fields);
         if let Err(error) = result {
+            let error = self.earlier_rejection(error);
             return Err(self.fail(error));
         }
         if let Some(rejection) = self.sink.rejections.first() {
@@ -379,6 +380,7 @@ impl<T: StreamingModel> TypedStream<T> {
     pub fn finish_cut(mut self, cause: &'static str) -> Result<T::Value, StreamError<T>> {
         if self.failed.is_none() {
             if let Err(error) = self.scanner.cut(cause, &mut self.sink) {
+                let error = self.earlier_rejection(error);
                 return Err(self.fail(error));
             }
         }
@@ -390,7 +392,7 @@ impl<T: StreamingModel> TypedStream<T> {
     pub fn finish_partial(mut self) -> Partial<T> {
         let mut error = self.failed.take();
         if error.is_none() {
-            error = self.scanner.finish(&mut self.sink).err();
+            error = (self.scanner.finish(&mut self.sink).err()).map(|e| self.earlier_rejection(e));
         }
         if error.is_none() {
             error = self
@@ -408,6 +410,22 @@ impl<T: StreamingModel> TypedStream<T> {
             missing: T::missing(draft.as_ref()),
             draft,
             error,
+        }
+    }
+
+    /// The error the input ended with (`end`: a cut, found when it ended), unless a value
+    /// refused before it (without fail-fast) is the first thing wrong with the input.
+    fn earlier_rejection(&self, end: Error) -> Error {
+        match self.sink.rejections.first() {
+            Some(rejection) => {
+                let refused = validate::rejection(&self.scanner, rejection);
+                if refused.offset() <= end.offset() {
+                    refused
+                } else {
+                    end
+                }
+            }
+            None => end,
         }
     }
 
