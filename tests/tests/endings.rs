@@ -515,6 +515,64 @@ fn a_refusal_before_a_cut_is_the_error_without_fail_fast() {
     assert_eq!(stream.finish().unwrap_err().kind(), ErrorKind::Truncated);
 }
 
+/// An element past a vector's `max_items` is not reported (nor what settles inside it):
+/// the vector will be refused; a set's elements are, as a duplicate may still collapse.
+#[test]
+fn elements_past_max_items_are_not_reported() {
+    #[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+    struct P {
+        x: u8,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Capped {
+        #[settled(min_items = 2, max_items = 3)]
+        v: Vec<u8>,
+        #[settled(max_items = 1)]
+        points: Vec<P>,
+        #[settled(max_items = 2)]
+        set: std::collections::BTreeSet<u8>,
+    }
+    let text = r#"{"set": [1, 2, 1], "points": [{"x": 1}, {"x": 2}], "v": [1, 2, 3, 4]}"#;
+    for size in [1, 7, text.len()] {
+        for fail_fast in [true, false] {
+            let mut stream = Capped::stream_with_options(Options::default().fail_fast(fail_fast));
+            let mut fields = Vec::new();
+            let mut failed = None;
+            for chunk in text.as_bytes().chunks(size) {
+                match stream.feed(chunk) {
+                    Ok(settled) => fields.extend(settled.map(|f| format!("{f:?}"))),
+                    Err(e) => {
+                        failed = Some(e.path().map(str::to_owned));
+                        fields.extend(e.fields().iter().map(|f| format!("{f:?}")));
+                        break;
+                    }
+                }
+            }
+            let expected = [
+                "InSet(Element(0, 1))",
+                "InSet(Element(1, 2))",
+                "InSet(Element(2, 1))",
+                "Set({1, 2})",
+                "InPoints(0, X(1))",
+                "PointsItem(0, P { x: 1 })",
+            ];
+            let mut expected: Vec<String> = expected.map(String::from).into();
+            if fail_fast {
+                // It fails where points closes: nothing after it is read.
+                assert_eq!(failed, Some(Some("/points".to_owned())), "{fields:?}");
+            } else {
+                expected.extend(["VItem(0, 1)", "VItem(1, 2)", "VItem(2, 3)"].map(String::from));
+                let err = stream.finish().unwrap_err();
+                assert_eq!(err.error().path(), Some("/points"), "{err}");
+            }
+            assert_eq!(
+                fields, expected,
+                "{size}-byte chunks, fail-fast {fail_fast}"
+            );
+        }
+    }
+}
+
 /// An error inside a tuple, a tuple struct or a tuple variant names the element's index
 /// from 0, as serde does; elements past the size count on.
 #[test]

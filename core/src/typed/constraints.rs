@@ -13,6 +13,9 @@ use crate::json_schema::{Schema, SchemaGen};
     note = "use `min_length`/`max_length` for a string, `minimum`/`maximum` for a number"
 )]
 pub trait Items {
+    /// Every element read is one of the value's (not a set's, which collapses duplicates):
+    /// an element past `max_items` shows the value is refused as soon as it settles.
+    const EVERY_ELEMENT: bool = false;
     /// The number of elements, if there is a value.
     fn items(&self) -> Option<usize>;
 }
@@ -20,9 +23,10 @@ pub trait Items {
 /// Sequences of every kind settled streams: their length (a set's after serde has
 /// collapsed duplicates).
 macro_rules! items {
-    ($($(#[$attr:meta])* $ty:ty => [$($generics:tt)*]),* $(,)?) => {$(
+    ($($(#[$attr:meta])* $ty:ty => [$($generics:tt)*] $every:literal),* $(,)?) => {$(
         $(#[$attr])*
         impl<$($generics)*> Items for $ty {
+            const EVERY_ELEMENT: bool = $every;
             fn items(&self) -> Option<usize> {
                 Some(self.len())
             }
@@ -31,12 +35,18 @@ macro_rules! items {
 }
 
 items!(
-    Vec<T> => [T],
-    std::collections::VecDeque<T> => [T],
-    std::collections::HashSet<T, S> => [T, S],
-    std::collections::BTreeSet<T> => [T],
-    [T; N] => [T, const N: usize],
+    Vec<T> => [T] true,
+    std::collections::VecDeque<T> => [T] true,
+    std::collections::HashSet<T, S> => [T, S] false,
+    std::collections::BTreeSet<T> => [T] false,
+    [T; N] => [T, const N: usize] true,
 );
+
+/// The `max_items` of a vector field whose elements are reported one by one: an element
+/// past it is not (the vector will be refused); `None` for a set.
+pub fn items_cap<V: Items>(max: f64) -> Option<f64> {
+    V::EVERY_ELEMENT.then_some(max)
+}
 
 /// Values `min_length`/`max_length` measure: strings, in characters.
 #[diagnostic::on_unimplemented(

@@ -42,7 +42,7 @@ pub(crate) mod protocol_items {
     pub use super::checks::{Checked, UnitEnumTraits, Zero};
     pub use super::constraints::{
         Described, Items, Length, Number, ObjectSchema, SchemaOf, SchemaOfAnything, SchemaOfModel,
-        check_items, check_length, check_range, strict, strict_atomic,
+        check_items, check_length, check_range, items_cap, strict, strict_atomic,
     };
     pub use super::containers::Rest;
     pub use super::missing::{

@@ -790,7 +790,9 @@ where
 }
 
 /// A vector field of type `M` with elements `E`: [`field`], and each element reported as
-/// `item(index, value)` (fields inside an element as `inner(index, field)`).
+/// `item(index, value)` (fields inside an element as `inner(index, field)`), up to its
+/// `max_items` (see [`items_cap`](super::constraints::items_cap)): past it, the vector
+/// will be refused, so nothing in it is reported.
 #[inline]
 pub fn field_items<'d, M: StreamingModel, E: StreamingModel, F: 'static>(
     op: Op<'_, '_>,
@@ -799,6 +801,7 @@ pub fn field_items<'d, M: StreamingModel, E: StreamingModel, F: 'static>(
     item: fn(usize, E::Value) -> F,
     inner: Within<E::Field, F>,
     constraint: Option<Constraint<M::Value>>,
+    max_items: Option<f64>,
 ) -> Reply<'d, F> {
     let Op::Wrap(child) = op else {
         return field::<M, F>(op, slot, settled, None, constraint);
@@ -806,10 +809,12 @@ pub fn field_items<'d, M: StreamingModel, E: StreamingModel, F: 'static>(
     let field = child
         .downcast_mut::<Option<super::Item<E::Value, E::Field>>>()
         .and_then(Option::take);
+    #[allow(clippy::cast_precision_loss)]
+    let within = |i: usize| max_items.is_none_or(|max| (i as f64) < max);
     Reply::Wrapped(match field {
-        Some(super::Item::Element(i, value)) => Some(item(i, value)),
-        Some(super::Item::Inner(i, field)) => inner.map(|wrap| wrap(i, field)),
-        None => None,
+        Some(super::Item::Element(i, value)) if within(i) => Some(item(i, value)),
+        Some(super::Item::Inner(i, field)) if within(i) => inner.map(|wrap| wrap(i, field)),
+        _ => None,
     })
 }
 

@@ -520,7 +520,7 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
             let elem = cx.elem(elem);
             let item = variant(f, "Item");
             let inner = match (has_inner(f), cx.recursive(f)) {
-                (false, _) => none,
+                (false, _) => none.clone(),
                 (true, false) => {
                     let vin = variant(f, "In");
                     quote! { __p::Some(#inner_ctors::#vin) }
@@ -531,9 +531,22 @@ fn field_call(cx: &Cx<'_>, f: &Field<'_>) -> TokenStream {
                     quote! { __p::Some(|__i, __x| #inner_ctors::#vin(__i, #x)) }
                 }
             };
+            let cap = match f
+                .attrs
+                .constraints()
+                .iter()
+                .find(|c| matches!(c.measure, Measure::Items) && !c.min)
+            {
+                Some(c) => {
+                    let (ty, value) = (f.ty, c.value);
+                    quote_spanned! {c.span=> __p::items_cap::<#ty>(#value) }
+                }
+                None => none.clone(),
+            };
             quote! {
                 __p::field_items::<#stream, #elem, _>(
                     __o, &mut __d.#fident, #field_enum::#v, #field_enum::#item, #inner, #check,
+                    #cap,
                 )
             }
         }
