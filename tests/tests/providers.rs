@@ -489,3 +489,55 @@ fn the_update_stream_yields_fields_drafts_and_the_value() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A character cut between two events in UTF-16 halves (a relay that re-chunks text in
+/// code units) is joined, for each provider's text and tool arguments, at every chunking;
+/// a half that has no other is U+FFFD and the rest of its event is still read.
+#[test]
+fn a_character_split_in_utf16_halves_across_events_is_joined() {
+    let openai = concat!(
+        r#"data: {"choices":[{"index":0,"delta":{"content":"{\"a\": \"x\ud83d"}}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{"content":"\uDE80\"}"}}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+        "\n\ndata: [DONE]\n\n",
+    );
+    let anthropic = concat!(
+        "event: content_block_start\n",
+        r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
+        "\n\nevent: content_block_delta\n",
+        r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": \"\ud834"}}"#,
+        "\n\nevent: content_block_delta\n",
+        r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\udd1e\"}"}}"#,
+        "\n\nevent: content_block_stop\n",
+        r#"data: {"type":"content_block_stop","index":0}"#,
+        "\n\n",
+    );
+    for (provider, wire, channel, text) in [
+        (
+            Provider::OpenAiChat,
+            openai,
+            Channel::Text,
+            "{\"a\": \"x🚀\"}",
+        ),
+        (
+            Provider::Anthropic,
+            anthropic,
+            Channel::Tool(0),
+            "{\"a\": \"𝄞\"}",
+        ),
+    ] {
+        for chunk in [1, 7, wire.len()] {
+            let deltas = decode(provider, wire.as_bytes(), chunk);
+            assert_eq!(text_of(&deltas, channel), text, "{provider:?} at {chunk}");
+        }
+    }
+    // A lone half inside a string: the replacement character, the event still read.
+    let lone = concat!(
+        r#"data: {"choices":[{"index":0,"delta":{"content":"[\"\ud83dx\"]"}}]}"#,
+        "\n\ndata: [DONE]\n\n",
+    );
+    let deltas = decode(Provider::OpenAiChat, lone.as_bytes(), lone.len());
+    assert_eq!(text_of(&deltas, Channel::Text), "[\"\u{FFFD}x\"]");
+}

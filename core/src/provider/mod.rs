@@ -37,6 +37,7 @@
 
 pub(crate) mod calls;
 pub mod sse;
+mod surrogates;
 mod tools;
 
 use serde_json::Value;
@@ -234,6 +235,9 @@ pub struct Decoder {
     calls: calls::Calls,
     /// What the model wrote instead of an answer, if it refused.
     refusal: calls::Refusal,
+    /// The first half of a surrogate pair that ended the last event's string, for the
+    /// event that begins with the second (see `surrogates`).
+    carried: Option<u16>,
 }
 
 /// The most bytes of a body's start a [`Decoder`] keeps to explain a body that is not an
@@ -253,6 +257,7 @@ impl Decoder {
             longer: false,
             calls: calls::Calls::default(),
             refusal: calls::Refusal::default(),
+            carried: None,
         }
     }
 
@@ -361,7 +366,8 @@ impl Decoder {
         if event.data.trim().is_empty() {
             return Ok(());
         }
-        let value: Value = serde_json::from_str(&event.data)
+        let data = surrogates::mend(&event.data, &mut self.carried);
+        let value: Value = serde_json::from_str(&data)
             .map_err(|e| error(format!("an event's data is not JSON ({e}): {}", event.data)))?;
         let calls = &mut self.calls;
         match self.provider {
