@@ -76,12 +76,20 @@ impl fmt::Display for Warning {
 }
 
 impl Scanner {
-    /// Records something tolerated: the first [`MAX_WARNINGS`] of them (a runaway loop
-    /// that repeats a key millions of times must not keep a warning per repeat).
+    /// Records something tolerated: the first [`MAX_WARNINGS`] of them in input order (a
+    /// runaway loop that repeats a key millions of times must not keep a warning per
+    /// repeat). A warning may be recorded after a later one (a chunk's duplicate keys
+    /// after its second value): it takes its place by offset, so the list does not
+    /// depend on how the input was split.
     pub(crate) fn warn(&mut self, kind: WarningKind, offset: u64) {
-        if self.warnings.len() < MAX_WARNINGS {
-            self.warnings.push(Warning { kind, offset });
+        let at = self.warnings.partition_point(|w| w.offset <= offset);
+        if at >= MAX_WARNINGS {
+            return;
         }
+        if self.warnings.len() >= MAX_WARNINGS {
+            self.warnings.pop();
+        }
+        self.warnings.insert(at, Warning { kind, offset });
     }
 
     /// After the root value.

@@ -1245,3 +1245,43 @@ fn a_runaway_loop_of_duplicate_keys_keeps_a_bounded_list_of_warnings() {
     assert_eq!(stream.warnings().len(), crate::MAX_WARNINGS);
     assert_eq!(stream.warnings()[0].offset, 7);
 }
+
+/// Warnings come in input order and are the same at every chunking, the cap included:
+/// a chunk's duplicate keys are noted after its second value, and take their place.
+#[test]
+fn warnings_are_in_input_order_at_every_chunking() {
+    let mut input = String::from("{\"a\":1");
+    for _ in 0..70 {
+        input.push_str(",\"a\":2");
+    }
+    input.push_str("} [1]");
+    let warnings = |size: usize| {
+        let mut stream = DynamicStream::new();
+        for chunk in input.as_bytes().chunks(size) {
+            stream.feed(chunk).unwrap();
+        }
+        stream.end_input().unwrap();
+        let w: Vec<(u64, crate::WarningKind)> = stream
+            .warnings()
+            .iter()
+            .map(|w| (w.offset, w.kind))
+            .collect();
+        w
+    };
+    let whole = warnings(input.len());
+    assert_eq!(whole.len(), crate::MAX_WARNINGS);
+    assert!(whole.windows(2).all(|w| w[0].0 < w[1].0), "{whole:?}");
+    assert!(
+        whole
+            .iter()
+            .all(|w| w.1 == crate::WarningKind::DuplicateKey)
+    );
+    for size in [1, 7, 64] {
+        assert_eq!(warnings(size), whole, "{size}-byte chunks");
+    }
+    let short = "{\"a\":1,\"a\":2} [1]";
+    let mut stream = DynamicStream::new();
+    stream.feed(short.as_bytes()).unwrap();
+    let kinds: Vec<_> = stream.warnings().iter().map(|w| w.offset).collect();
+    assert_eq!(kinds, [7, 14]);
+}
