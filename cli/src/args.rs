@@ -31,7 +31,8 @@ chunk's line comes again, with only what the end settled.
                     <think> blocks, comments and trailing commas)
   --chunks FILE     NDJSON file, one JSON string literal per line, each line one chunk
   --split N         read all of stdin (up to the byte cap) and feed it N bytes at a time
-                    (neither: feed stdin as it is read)
+                    (neither: feed stdin as it is read; reads that come while the
+                    last chunk is still being replayed are fed as one chunk)
   --max-bytes N     byte cap over everything fed (default 67108864)
   --max-depth N     nesting cap, the root container being depth 1 (default 127, the
                     nesting serde_json accepts)

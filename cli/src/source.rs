@@ -3,13 +3,56 @@
 use crate::args::Source;
 use crate::replay::Failure;
 use std::io::{self, Read};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::time::Duration;
 
 /// How long to wait for the next chunk before printing the current one: long enough to
 /// see that the input ended (so a root number settles with the last chunk), short enough
 /// to show a live stream live.
 const LOOKAHEAD: Duration = Duration::from_millis(25);
+
+/// The most bytes of stdin gathered into one chunk while the replay is busy.
+const GATHER_LIMIT: usize = 16 * 1024 * 1024;
+
+/// Reads `input` (stdin) and sends what each read gave as a chunk; while the replay is still busy
+/// with the last one, reads gather into one chunk (up to [`GATHER_LIMIT`]). A live
+/// stream's chunks are its reads, as they come; a file or a fast pipe comes in chunks that
+/// grow with the time each takes, so that the snapshots printed per chunk stay about as
+/// long as the input, not its square.
+fn read_gathering(mut input: impl Read, send: &SyncSender<io::Result<Vec<u8>>>) {
+    let mut buf = vec![0; 64 * 1024];
+    let mut gathered: Vec<u8> = Vec::new();
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => {
+                if !gathered.is_empty() {
+                    let _ = send.send(Ok(gathered));
+                }
+                return;
+            }
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                if !gathered.is_empty() && send.send(Ok(gathered)).is_err() {
+                    return;
+                }
+                let _ = send.send(Err(e));
+                return;
+            }
+        };
+        gathered.extend_from_slice(buf.get(..n).unwrap_or_default());
+        match send.try_send(Ok(std::mem::take(&mut gathered))) {
+            Ok(()) => {}
+            Err(TrySendError::Full(Ok(chunk))) if chunk.len() < GATHER_LIMIT => gathered = chunk,
+            Err(TrySendError::Full(chunk)) => {
+                if send.send(chunk).is_err() {
+                    return;
+                }
+            }
+            Err(TrySendError::Disconnected(_)) => return,
+        }
+    }
+}
 
 /// What asking for the next chunk gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,23 +82,8 @@ impl Chunks {
     pub(crate) fn open(source: &Source, max_bytes: u64) -> Result<Chunks, Failure> {
         match source {
             Source::Stdin => {
-                let (send, receive) = sync_channel(16);
-                std::thread::spawn(move || {
-                    let mut stdin = io::stdin().lock();
-                    let mut buf = vec![0; 64 * 1024];
-                    loop {
-                        let read = match stdin.read(&mut buf) {
-                            Ok(0) => return,
-                            Ok(n) => Ok(buf.get(..n).unwrap_or_default().to_vec()),
-                            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                            Err(e) => Err(e),
-                        };
-                        let failed = read.is_err();
-                        if send.send(read).is_err() || failed {
-                            return;
-                        }
-                    }
-                });
+                let (send, receive) = sync_channel(1);
+                std::thread::spawn(move || read_gathering(io::stdin().lock(), &send));
                 Ok(Chunks::Stdin(receive))
             }
             Source::Split(n) => {
@@ -440,5 +468,29 @@ mod tests {
         ] {
             assert!(decode_chunks(text).is_err(), "{text:?}");
         }
+    }
+
+    /// While the replay is busy, reads gather into one chunk: a fast input comes in a few
+    /// chunks, not one per read, and nothing is lost or reordered.
+    #[test]
+    fn reads_gather_while_the_replay_is_busy() {
+        let input: Vec<u8> = (0..4_000_000u32).map(|i| (i % 251) as u8).collect();
+        let (send, receive) = std::sync::mpsc::sync_channel(1);
+        let source = input.clone();
+        let reader = std::thread::spawn(move || super::read_gathering(source.as_slice(), &send));
+        let mut chunks = Vec::new();
+        while let Ok(chunk) = receive.recv() {
+            chunks.push(chunk.unwrap());
+            // The replay is busy with the chunk.
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        reader.join().unwrap();
+        assert_eq!(chunks.concat(), input);
+        assert!(chunks.len() <= 4, "{} chunks", chunks.len());
+        assert!(
+            chunks
+                .iter()
+                .all(|c| c.len() <= super::GATHER_LIMIT + 64 * 1024)
+        );
     }
 }
