@@ -17,6 +17,7 @@ use crate::error::{Error, Reason};
 use crate::options::Options;
 use crate::sink::{Raw, Sink};
 use state::{Frame, Num, Preamble, State, StrState};
+use tables::is_ws;
 
 pub use second::{MAX_WARNINGS, Warning, WarningKind};
 
@@ -419,7 +420,11 @@ impl Scanner {
                 }
                 Err(s) if self.droppable(s.reason) => {
                     if self.refusable() {
-                        self.refused_root = Some(self.error_located(s.reason, bytes, s.at, s.back));
+                        // Past the depth cap, the depth is what is wrong with it first.
+                        self.refused_root = Some(match &self.deep {
+                            Some(deep) => deep.error.clone(),
+                            None => self.error_located(s.reason, bytes, s.at, s.back),
+                        });
                     }
                     i = self.abandon(s, bytes.len(), sink);
                 }
@@ -455,6 +460,10 @@ impl Scanner {
         // A sink that halted (a value refused) stopped the scan before the cap: its error
         // is the one to report, as it is when the bytes past the cap come in a later chunk.
         if !over.is_empty() && !sink.halted() {
+            if let Some(error) = &self.error {
+                // A root refused at its first value ended the reading there.
+                return Err(error.clone());
+            }
             let reason = Reason::TooLarge(self.options.max_bytes);
             return Err(self.fail(reason, bytes, bytes.len()));
         }
@@ -748,6 +757,7 @@ impl Scanner {
         if self.done
             || (self.empty_root.is_none() && self.refused_root.is_none())
             || !(self.tentative || self.stack.is_empty())
+            || self.cut_in_tentative_root()
         {
             return None;
         }
@@ -758,6 +768,19 @@ impl Scanner {
             return Some(Err(self.fail_with(error)));
         }
         Some(self.emit_empty_root(sink))
+    }
+
+    /// A root that began in prose is still open with more than its brackets (`Answer:
+    /// {"b": 1`): the reading stops inside it, a truncation as it would be with no prose
+    /// before it, whatever was held from the prose. A bracket alone (`- [ ` of a task
+    /// list) is no more than prose.
+    fn cut_in_tentative_root(&self) -> bool {
+        self.tentative
+            && (matches!(self.state, State::Key | State::Str)
+                || self
+                    .clean
+                    .iter()
+                    .any(|&b| !matches!(b, b'{' | b'[') && !is_ws(b)))
     }
 
     /// The input ended in prose after an empty container and no other root: that

@@ -211,12 +211,14 @@ impl Scanner {
         }
         if !self.done {
             // An empty container held in prose is the value now that nothing more is read.
-            let held = self.refused_root.is_none()
-                && self
+            // (A root refused at its first value comes first: its error is then the
+            // stream's, see `Scanner::refused_root`.)
+            let held = self.refused_root.is_some()
+                || self
                     .empty_root
                     .as_ref()
                     .is_some_and(|e| e.too_deep.is_none());
-            if !held || self.fall_back_on_empty_root(sink).is_none() {
+            if !held || !matches!(self.fall_back_on_empty_root(sink), Some(Ok(()))) {
                 return false;
             }
             self.ignore_rest = true;

@@ -461,6 +461,17 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
         b"I said {\"a\" then left",
         ErrorKind::NoStructure,
     );
+    // Past the depth cap, the depth is what is wrong with it; at the byte cap, its error
+    // still ends the reading (an empty container held would be the value there).
+    let e = fails(
+        &lenient().max_depth(0),
+        b"Sure: {\"a\": 01}",
+        ErrorKind::TooDeep,
+    );
+    assert_eq!(e.offset(), 6);
+    let input = b"Sure: {\"a\": 01} {} and then some more prose here";
+    let e = fails(&lenient().max_bytes(25), input, ErrorKind::Invalid);
+    assert_eq!(e.offset(), 13);
     // A root that comes after it is the answer.
     for input in [
         "Format: {\"name\": <string>}. Here: {\"name\": \"x\"}",
@@ -1244,6 +1255,37 @@ fn a_runaway_loop_of_duplicate_keys_keeps_a_bounded_list_of_warnings() {
     stream.feed(input.as_bytes()).unwrap();
     assert_eq!(stream.warnings().len(), crate::MAX_WARNINGS);
     assert_eq!(stream.warnings()[0].offset, 7);
+}
+
+/// Input that ends inside a root begun in prose is a truncation, as it is with no prose
+/// before it, whatever the prose held (an empty container, a root refused at its first
+/// value): a cut is never silent, nor blamed on an example. A bracket alone is prose.
+#[test]
+fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
+    for input in [
+        "- [ ] task. Answer: {\"b\": 1",
+        "Sure: {} then {\"b\": 1",
+        "Sure: {} then {\"",
+        "Ex: {\"a\": x}. Answer: {\"b\": 1",
+        "Ex: {\"a\": x}. Answer: {\"b\"",
+        "Ex: {\"a\": x}. Answer: {\"b\": tru",
+        "Sure: [] then {\"a\": [1, 2",
+    ] {
+        let e = fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
+        assert_eq!(e.offset(), input.len() as u64, "{input:?}");
+        let mut scanner = crate::Scanner::new(lenient());
+        scanner
+            .feed(input.as_bytes(), &mut crate::IgnoreSink)
+            .unwrap();
+        let e = scanner.cut("length", &mut crate::IgnoreSink).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Truncated, "{input:?}: {e}");
+    }
+    for (input, value) in [("- [ ] a\n- [ ", "[]"), ("Sure: {} then { ", "{}")] {
+        assert_eq!(
+            replay(&lenient(), &[input.as_bytes()]).0.ok().as_deref(),
+            Some(value)
+        );
+    }
 }
 
 /// Warnings come in input order and are the same at every chunking, the cap included:
