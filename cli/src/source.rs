@@ -3,7 +3,7 @@
 use crate::args::Source;
 use crate::replay::Failure;
 use std::io::{self, Read};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
 
 /// How long to wait for the next chunk before printing the current one: long enough to
@@ -11,45 +11,26 @@ use std::time::Duration;
 /// to show a live stream live.
 const LOOKAHEAD: Duration = Duration::from_millis(25);
 
-/// The most bytes of stdin gathered into one chunk while the replay is busy.
+/// The most bytes of stdin gathered into one chunk.
 const GATHER_LIMIT: usize = 16 * 1024 * 1024;
 
-/// Reads `input` (stdin) and sends what each read gave as a chunk; while the replay is still busy
-/// with the last one, reads gather into one chunk (up to [`GATHER_LIMIT`]). A live
-/// stream's chunks are its reads, as they come; a file or a fast pipe comes in chunks that
-/// grow with the time each takes, so that the snapshots printed per chunk stay about as
-/// long as the input, not its square.
-fn read_gathering(mut input: impl Read, send: &SyncSender<io::Result<Vec<u8>>>) {
-    let mut buf = vec![0; 64 * 1024];
-    let mut gathered: Vec<u8> = Vec::new();
+/// The size of one read of stdin, and how many reads may wait for the replay.
+const READ_SIZE: usize = 64 * 1024;
+const READS_QUEUED: usize = GATHER_LIMIT / READ_SIZE;
+
+/// Reads `input` (stdin) and sends what each read gave, until the input ends or fails.
+fn read_all(mut input: impl Read, send: &SyncSender<io::Result<Vec<u8>>>) {
+    let mut buf = vec![0; READ_SIZE];
     loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => {
-                if !gathered.is_empty() {
-                    let _ = send.send(Ok(gathered));
-                }
-                return;
-            }
-            Ok(n) => n,
+        let read = match input.read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => Ok(buf.get(..n).unwrap_or_default().to_vec()),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                if !gathered.is_empty() && send.send(Ok(gathered)).is_err() {
-                    return;
-                }
-                let _ = send.send(Err(e));
-                return;
-            }
+            Err(e) => Err(e),
         };
-        gathered.extend_from_slice(buf.get(..n).unwrap_or_default());
-        match send.try_send(Ok(std::mem::take(&mut gathered))) {
-            Ok(()) => {}
-            Err(TrySendError::Full(Ok(chunk))) if chunk.len() < GATHER_LIMIT => gathered = chunk,
-            Err(TrySendError::Full(chunk)) => {
-                if send.send(chunk).is_err() {
-                    return;
-                }
-            }
-            Err(TrySendError::Disconnected(_)) => return,
+        let failed = read.is_err();
+        if send.send(read).is_err() || failed {
+            return;
         }
     }
 }
@@ -67,8 +48,16 @@ pub(crate) enum Next {
 
 /// Yields chunks in order.
 pub(crate) enum Chunks {
-    /// stdin, read by a thread so the replay can wait for it with a timeout.
-    Stdin(Receiver<io::Result<Vec<u8>>>),
+    /// stdin, read by a thread so the replay can wait for it with a timeout. A chunk is
+    /// every read that has come (up to [`GATHER_LIMIT`]): a live stream's chunks are its
+    /// reads, as they come; a file or a fast pipe comes in chunks that grow with the time
+    /// the replay takes over each, so that the snapshots printed per chunk stay about as
+    /// long as the input, not its square. A read's error waits in `failed` for the call
+    /// after the bytes read before it.
+    Stdin {
+        receive: Receiver<io::Result<Vec<u8>>>,
+        failed: Option<io::Error>,
+    },
     Split {
         data: Vec<u8>,
         at: usize,
@@ -82,9 +71,12 @@ impl Chunks {
     pub(crate) fn open(source: &Source, max_bytes: u64) -> Result<Chunks, Failure> {
         match source {
             Source::Stdin => {
-                let (send, receive) = sync_channel(1);
-                std::thread::spawn(move || read_gathering(io::stdin().lock(), &send));
-                Ok(Chunks::Stdin(receive))
+                let (send, receive) = sync_channel(READS_QUEUED);
+                std::thread::spawn(move || read_all(io::stdin().lock(), &send));
+                Ok(Chunks::Stdin {
+                    receive,
+                    failed: None,
+                })
             }
             Source::Split(n) => {
                 // One byte past the cap is enough for the stream to say it is too large.
@@ -107,7 +99,7 @@ impl Chunks {
 
     /// True when chunks arrive live (flush output after each line).
     pub(crate) fn is_live(&self) -> bool {
-        matches!(self, Chunks::Stdin(..))
+        matches!(self, Chunks::Stdin { .. })
     }
 
     /// Puts the next chunk in `out`. With `briefly`, a live source waits only a moment
@@ -115,7 +107,10 @@ impl Chunks {
     pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>, briefly: bool) -> io::Result<Next> {
         out.clear();
         match self {
-            Chunks::Stdin(receive) => {
+            Chunks::Stdin { receive, failed } => {
+                if let Some(error) = failed.take() {
+                    return Err(error);
+                }
                 let got = if briefly {
                     match receive.recv_timeout(LOOKAHEAD) {
                         Ok(read) => Some(read),
@@ -128,6 +123,16 @@ impl Chunks {
                 match got {
                     Some(read) => {
                         *out = read?;
+                        while out.len() < GATHER_LIMIT {
+                            match receive.try_recv() {
+                                Ok(Ok(more)) => out.extend_from_slice(&more),
+                                Ok(Err(error)) => {
+                                    *failed = Some(error);
+                                    break;
+                                }
+                                Err(_) => break,
+                            }
+                        }
                         Ok(Next::Chunk)
                     }
                     None => Ok(Next::End),
@@ -470,27 +475,37 @@ mod tests {
         }
     }
 
-    /// While the replay is busy, reads gather into one chunk: a fast input comes in a few
-    /// chunks, not one per read, and nothing is lost or reordered.
+    /// Reads that came while the replay was busy are one chunk: a fast input comes in a
+    /// few chunks, not one per read, and nothing is lost or reordered; an error comes
+    /// after the bytes read before it.
     #[test]
-    fn reads_gather_while_the_replay_is_busy() {
+    fn reads_that_came_meanwhile_are_one_chunk() {
         let input: Vec<u8> = (0..4_000_000u32).map(|i| (i % 251) as u8).collect();
-        let (send, receive) = std::sync::mpsc::sync_channel(1);
+        let (send, receive) = std::sync::mpsc::sync_channel(READS_QUEUED);
         let source = input.clone();
-        let reader = std::thread::spawn(move || super::read_gathering(source.as_slice(), &send));
-        let mut chunks = Vec::new();
-        while let Ok(chunk) = receive.recv() {
-            chunks.push(chunk.unwrap());
-            // The replay is busy with the chunk.
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
+        let reader = std::thread::spawn(move || read_all(source.as_slice(), &send));
         reader.join().unwrap();
-        assert_eq!(chunks.concat(), input);
-        assert!(chunks.len() <= 4, "{} chunks", chunks.len());
-        assert!(
-            chunks
-                .iter()
-                .all(|c| c.len() <= super::GATHER_LIMIT + 64 * 1024)
-        );
+        let mut chunks = Chunks::Stdin {
+            receive,
+            failed: None,
+        };
+        let mut got = Vec::new();
+        let mut out = Vec::new();
+        while chunks.next_chunk(&mut out, false).unwrap() == Next::Chunk {
+            got.push(std::mem::take(&mut out));
+        }
+        assert_eq!(got.concat(), input);
+        assert_eq!(got.len(), 1, "{} chunks", got.len());
+        // A read error after some bytes: the bytes first, then the error.
+        let (send, receive) = std::sync::mpsc::sync_channel(READS_QUEUED);
+        send.send(Ok(b"ab".to_vec())).unwrap();
+        send.send(Err(std::io::Error::other("gone"))).unwrap();
+        let mut chunks = Chunks::Stdin {
+            receive,
+            failed: None,
+        };
+        assert_eq!(chunks.next_chunk(&mut out, false).unwrap(), Next::Chunk);
+        assert_eq!(out, b"ab");
+        assert!(chunks.next_chunk(&mut out, false).is_err());
     }
 }
