@@ -508,6 +508,8 @@ fn a_character_split_in_utf16_halves_across_events_is_joined() {
         r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}"#,
         "\n\nevent: content_block_delta\n",
         r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\": \"\ud834"}}"#,
+        "\n\nevent: ping\n",
+        r#"data: {"type":"ping"}"#,
         "\n\nevent: content_block_delta\n",
         r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\udd1e\"}"}}"#,
         "\n\nevent: content_block_stop\n",
@@ -533,11 +535,28 @@ fn a_character_split_in_utf16_halves_across_events_is_joined() {
             assert_eq!(text_of(&deltas, channel), text, "{provider:?} at {chunk}");
         }
     }
-    // A lone half inside a string: the replacement character, the event still read.
-    let lone = concat!(
-        r#"data: {"choices":[{"index":0,"delta":{"content":"[\"\ud83dx\"]"}}]}"#,
+    // Another call's delta between the halves does not take the first half.
+    let parallel = concat!(
+        r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{\"a\":\"x\ud83d"}}]}}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"g","arguments":"\ude80"}}]}}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\ude80y\"}"}}]}}]}"#,
         "\n\ndata: [DONE]\n\n",
     );
-    let deltas = decode(Provider::OpenAiChat, lone.as_bytes(), lone.len());
-    assert_eq!(text_of(&deltas, Channel::Text), "[\"\u{FFFD}x\"]");
+    let deltas = decode(Provider::OpenAiChat, parallel.as_bytes(), 7);
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), "{\"a\":\"x🚀y\"}");
+    assert_eq!(text_of(&deltas, Channel::Tool(1)), "\u{FFFD}");
+    // A lone half inside a string, or one the next delta does not continue: the
+    // replacement character, the event still read.
+    let lone = concat!(
+        r#"data: {"choices":[{"index":0,"delta":{"content":"[\"\ud83dx\ud83d"}}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{"content":"y\"]"}}]}"#,
+        "\n\ndata: [DONE]\n\n",
+    );
+    for chunk in [1, lone.len()] {
+        let deltas = decode(Provider::OpenAiChat, lone.as_bytes(), chunk);
+        assert_eq!(text_of(&deltas, Channel::Text), "[\"\u{FFFD}x\u{FFFD}y\"]");
+    }
 }

@@ -42,6 +42,7 @@ mod tools;
 
 use serde_json::Value;
 use sse::{SseEvent, SseParser};
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 pub use tools::{ToolCall, ToolResult, ToolStreams};
@@ -235,9 +236,8 @@ pub struct Decoder {
     calls: calls::Calls,
     /// What the model wrote instead of an answer, if it refused.
     refusal: calls::Refusal,
-    /// The first half of a surrogate pair that ended the last event's string, for the
-    /// event that begins with the second (see `surrogates`).
-    carried: Option<u16>,
+    /// Characters split between two deltas in UTF-16 halves, put back together.
+    joiner: surrogates::Joiner,
 }
 
 /// The most bytes of a body's start a [`Decoder`] keeps to explain a body that is not an
@@ -257,7 +257,7 @@ impl Decoder {
             longer: false,
             calls: calls::Calls::default(),
             refusal: calls::Refusal::default(),
-            carried: None,
+            joiner: surrogates::Joiner::default(),
         }
     }
 
@@ -366,14 +366,36 @@ impl Decoder {
         if event.data.trim().is_empty() {
             return Ok(());
         }
-        let data = surrogates::mend(&event.data, &mut self.carried);
+        let data = surrogates::mark(&event.data);
         let value: Value = serde_json::from_str(&data)
             .map_err(|e| error(format!("an event's data is not JSON ({e}): {}", event.data)))?;
         let calls = &mut self.calls;
-        match self.provider {
+        let start = deltas.len();
+        let read = match self.provider {
             Provider::OpenAiChat => openai_chat(&value, calls, &mut self.refusal, deltas),
             Provider::OpenAiResponses => openai_responses(&value, calls, &mut self.refusal, deltas),
             Provider::Anthropic => anthropic(&value, calls, deltas),
+        };
+        if matches!(data, Cow::Owned(_)) || self.joiner.holds() {
+            self.join_halves(deltas, start);
+        }
+        read
+    }
+
+    /// The text deltas from `start` on, with characters split in UTF-16 halves joined
+    /// (a delta left empty, all of it a half held for the next, is dropped).
+    fn join_halves(&mut self, deltas: &mut Vec<Delta>, start: usize) {
+        let mut i = start;
+        while let Some(delta) = deltas.get_mut(i) {
+            if let Delta::Text { channel, text } = delta {
+                let had = !text.is_empty();
+                *text = self.joiner.text(*channel, std::mem::take(text));
+                if had && text.is_empty() {
+                    deltas.remove(i);
+                    continue;
+                }
+            }
+            i += 1;
         }
     }
 }

@@ -1,19 +1,25 @@
 //! Characters split in two across provider events. A relay that cuts text in UTF-16 code
 //! units (a JavaScript server re-chunking deltas) may end one delta with the first half of
-//! a surrogate pair (`"…\ud83d"`) and begin the next with the second (`"\ude80…"`). Each
-//! half alone is not a character, and serde_json refuses the event. The first half is
-//! carried from the end of its string to the start of the next event's string that opens
-//! with the second; a half that cannot be joined becomes U+FFFD, so the rest of its event
-//! is still read.
+//! a surrogate pair (`"…\ud83d"`) and begin the next delta of the same text with the second
+//! (`"\ude80…"`). Each half alone is not a character, and serde_json refuses the event.
+//!
+//! [`mark`] rewrites each lone half of an event's JSON as a marker serde_json reads (the
+//! noncharacter U+FDD0, then the half's code unit in private use plane 16), and [`Joiner`]
+//! puts the halves of a channel's consecutive deltas back together, whatever events come
+//! between them (pings, other channels' deltas). A half that has no other becomes U+FFFD.
 
+use super::Channel;
 use std::borrow::Cow;
 
-/// `data` (an event's JSON) with its split surrogates mended: the first half of a pair
-/// that ends a string is taken out and kept in `carried`; a second half that begins a
-/// string gets the one carried from the previous event put before it. Borrowed when
-/// `data` holds no lone surrogate escape.
-pub(crate) fn mend<'a>(data: &'a str, carried: &mut Option<u16>) -> Cow<'a, str> {
-    let mut pending = carried.take();
+/// The first character of a marker: a noncharacter, never in text a model writes.
+const MARK: char = '\u{FDD0}';
+
+/// The marker of code unit `unit` (a surrogate) is `MARK` then this plus `unit`.
+const PLANE: u32 = 0x10_0000;
+
+/// `data` (an event's JSON) with each lone surrogate escape written as its marker.
+/// Borrowed when it holds none.
+pub(crate) fn mark(data: &str) -> Cow<'_, str> {
     let bytes = data.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -29,37 +35,28 @@ pub(crate) fn mend<'a>(data: &'a str, carried: &mut Option<u16>) -> Cow<'a, str>
             continue;
         };
         i = at + 6;
-        let replacement = match unit {
+        let lone = match unit {
             0xD800..=0xDBFF => match escape_unit(bytes, at + 6) {
                 Some(0xDC00..=0xDFFF) => {
                     i = at + 12;
                     continue;
                 }
-                _ if bytes.get(at + 6) == Some(&b'"') && carried.is_none() => {
-                    *carried = Some(unit);
-                    String::new()
-                }
-                _ => "\\uFFFD".to_owned(),
+                _ => unit,
             },
-            0xDC00..=0xDFFF => match pending {
-                Some(high) if at > 0 && bytes.get(at - 1) == Some(&b'"') => {
-                    pending = None;
-                    format!("\\u{high:04x}\\u{unit:04x}")
-                }
-                _ => "\\uFFFD".to_owned(),
-            },
+            0xDC00..=0xDFFF => unit,
             _ => continue,
         };
-        let mended = out.get_or_insert_with(|| String::with_capacity(data.len() + 6));
-        mended.push_str(data.get(copied..at).unwrap_or_default());
-        mended.push_str(&replacement);
+        let marked = out.get_or_insert_with(|| String::with_capacity(data.len() + 4));
+        marked.push_str(data.get(copied..at).unwrap_or_default());
+        marked.push(MARK);
+        marked.push(char::from_u32(PLANE + u32::from(lone)).unwrap_or(char::REPLACEMENT_CHARACTER));
         copied = at + 6;
     }
     match out {
         None => Cow::Borrowed(data),
-        Some(mut mended) => {
-            mended.push_str(data.get(copied..).unwrap_or_default());
-            Cow::Owned(mended)
+        Some(mut marked) => {
+            marked.push_str(data.get(copied..).unwrap_or_default());
+            Cow::Owned(marked)
         }
     }
 }
@@ -74,57 +71,135 @@ fn escape_unit(bytes: &[u8], at: usize) -> Option<u16> {
     u16::from_str_radix(hex, 16).ok()
 }
 
+/// Joins the marked halves of each channel's consecutive deltas.
+#[derive(Debug, Default)]
+pub(crate) struct Joiner {
+    /// A first half that ended a channel's last delta, waiting for the next.
+    carried: Vec<(Channel, u16)>,
+}
+
+impl Joiner {
+    /// A first half waits for its channel's next delta.
+    pub(crate) fn holds(&self) -> bool {
+        !self.carried.is_empty()
+    }
+
+    /// `text`, the next delta of `channel`, with its halves joined: a first half that ends
+    /// it is held for the channel's next delta (which it begins with U+FFFD if it does not
+    /// begin with the second half); any other half is U+FFFD.
+    pub(crate) fn text(&mut self, channel: Channel, text: String) -> String {
+        let held = self
+            .carried
+            .iter()
+            .position(|(c, _)| *c == channel)
+            .map(|i| self.carried.swap_remove(i).1);
+        if held.is_none() && !text.contains(MARK) {
+            return text;
+        }
+        let mut units: Vec<Unit> = Vec::with_capacity(text.len());
+        if let Some(high) = held {
+            units.push(Unit::Half(high));
+        }
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            let half = (c == MARK)
+                .then(|| chars.peek().and_then(|&next| half_of(next)))
+                .flatten();
+            match half {
+                Some(unit) => {
+                    chars.next();
+                    units.push(Unit::Half(unit));
+                }
+                None => units.push(Unit::Char(c)),
+            }
+        }
+        if let Some(&Unit::Half(high @ 0xD800..=0xDBFF)) = units.last() {
+            units.pop();
+            self.carried.push((channel, high));
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut i = 0;
+        while let Some(unit) = units.get(i) {
+            i += 1;
+            match *unit {
+                Unit::Char(c) => out.push(c),
+                Unit::Half(high @ 0xD800..=0xDBFF) => match units.get(i) {
+                    Some(&Unit::Half(low @ 0xDC00..=0xDFFF)) => {
+                        i += 1;
+                        let code = 0x1_0000
+                            + ((u32::from(high) - 0xD800) << 10)
+                            + (u32::from(low) - 0xDC00);
+                        out.push(char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER));
+                    }
+                    _ => out.push(char::REPLACEMENT_CHARACTER),
+                },
+                Unit::Half(_) => out.push(char::REPLACEMENT_CHARACTER),
+            }
+        }
+        out
+    }
+}
+
+/// A character of a delta, or a marked half.
+enum Unit {
+    Char(char),
+    Half(u16),
+}
+
+/// The code unit a marker's second character stands for.
+fn half_of(c: char) -> Option<u16> {
+    let unit = u32::from(c).checked_sub(PLANE)?;
+    u16::try_from(unit)
+        .ok()
+        .filter(|u| (0xD800..=0xDFFF).contains(u))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::mend;
+    use super::{Channel, Joiner, mark};
+
+    /// The text a channel's deltas make, each delta's JSON string marked and joined.
+    fn join(joiner: &mut Joiner, channel: Channel, json: &str) -> String {
+        let marked = mark(json);
+        let text: String = serde_json::from_str(&marked).unwrap();
+        joiner.text(channel, text)
+    }
 
     #[test]
-    fn a_pair_split_across_events_is_joined() {
-        let mut carried = None;
-        let first = mend(r#"{"t":"x\ud83d","n":null}"#, &mut carried);
-        assert_eq!(first, r#"{"t":"x","n":null}"#);
-        assert_eq!(carried, Some(0xD83D));
-        let second = mend(r#"{"t":"\uDE80!"}"#, &mut carried);
-        assert_eq!(second, r#"{"t":"\ud83d\ude80!"}"#);
-        assert_eq!(carried, None);
-        let value: serde_json::Value = serde_json::from_str(&second).unwrap();
-        assert_eq!(value["t"], "🚀!");
+    fn a_pair_split_across_deltas_is_joined() {
+        let mut j = Joiner::default();
+        assert_eq!(join(&mut j, Channel::Text, r#""x\ud83d""#), "x");
+        // Another channel's delta between the halves does not take the half.
+        assert_eq!(join(&mut j, Channel::Tool(1), r#""\ude80""#), "\u{FFFD}");
+        assert_eq!(join(&mut j, Channel::Text, r#""\uDE80!""#), "🚀!");
     }
 
     #[test]
     fn whole_pairs_and_other_escapes_are_left_alone() {
-        let mut carried = None;
         for data in [
             r#"{"t":"\ud83d\ude80 \\ud83d \" \u00e9"}"#,
             r#"{"t":"plain"}"#,
             r#"{"t":"\\"}"#,
         ] {
-            assert!(matches!(
-                mend(data, &mut carried),
-                std::borrow::Cow::Borrowed(_)
-            ));
-            assert_eq!(carried, None);
+            assert!(matches!(mark(data), std::borrow::Cow::Borrowed(_)));
         }
     }
 
     #[test]
     fn halves_that_cannot_be_joined_are_replacement_characters() {
-        let mut carried = None;
-        // A first half inside a string, a second half with none carried.
-        let mended = mend(r#"{"a":"\ud83dx","b":"\ude80"}"#, &mut carried);
-        assert_eq!(mended, r#"{"a":"\uFFFDx","b":"\uFFFD"}"#);
-        assert_eq!(carried, None);
-        // A carried half the next event does not continue is dropped.
-        mend(r#"{"a":"x\ud83d"}"#, &mut carried);
-        assert_eq!(mend(r#"{"a":"y"}"#, &mut carried), r#"{"a":"y"}"#);
-        assert_eq!(carried, None);
-        // Only one second half gets the carried one.
-        mend(r#"{"a":"x\ud83d"}"#, &mut carried);
-        let mended = mend(r#"{"a":"\ude80","b":"\ude80"}"#, &mut carried);
-        assert_eq!(mended, r#"{"a":"\ud83d\ude80","b":"\uFFFD"}"#);
+        let mut j = Joiner::default();
+        assert_eq!(
+            join(&mut j, Channel::Text, r#""\ud83dx\ude80""#),
+            "\u{FFFD}x\u{FFFD}"
+        );
+        // A held half the next delta does not continue.
+        assert_eq!(join(&mut j, Channel::Text, r#""x\ud83d""#), "x");
+        assert_eq!(join(&mut j, Channel::Text, r#""y""#), "\u{FFFD}y");
+        // A noncharacter not followed by a marked half is text.
+        assert_eq!(j.text(Channel::Text, "\u{FDD0}a".into()), "\u{FDD0}a");
         // Cut escapes and odd bytes do not panic.
         for data in [r"\u", r"\ud8", r#""\ud83d"#, "\\", "é\\uDBFF\""] {
-            let _ = mend(data, &mut carried);
+            let _ = mark(data);
         }
     }
 }
