@@ -35,6 +35,8 @@ pub struct DynamicSink {
     /// The value a second root replaced ([`SecondRoot::KeepLast`](crate::SecondRoot)),
     /// until the new root settles.
     previous: Option<PartialValue>,
+    /// The duplicate keys of `previous` not yet drained.
+    previous_duplicates: Vec<usize>,
 }
 
 impl DynamicSink {
@@ -87,6 +89,7 @@ impl DynamicSink {
         if Some(id) == self.tree.root {
             // The root is complete: a value set aside for it is gone for good.
             self.previous = None;
+            self.previous_duplicates = Vec::new();
         }
     }
 
@@ -255,6 +258,7 @@ impl Sink for DynamicSink {
         self.full = false;
         if replaced.root.is_some() {
             self.previous = Some(replaced);
+            self.previous_duplicates = std::mem::take(&mut self.duplicates);
         }
         self.open.clear();
         self.open_string = None;
@@ -274,6 +278,7 @@ impl Sink for DynamicSink {
             self.skip_next = false;
             self.skipping = None;
             self.settled.clear();
+            self.duplicates = std::mem::take(&mut self.previous_duplicates);
         }
     }
 }

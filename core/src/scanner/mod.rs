@@ -28,6 +28,8 @@ struct Previous {
     window: Window,
     root_offset: u64,
     root_position: (u64, u64),
+    /// Its duplicate-key warnings, set aside with it.
+    duplicates: Vec<Warning>,
 }
 
 /// The part of the root's clean text still held: offsets stay those of the whole text,
@@ -563,6 +565,7 @@ impl Scanner {
         self.done = true;
         self.state = State::AfterRoot;
         sink.restore();
+        self.bring_duplicates_back(previous.duplicates);
         self.warn(why, self.second_offset);
         true
     }

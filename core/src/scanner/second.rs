@@ -92,6 +92,29 @@ impl Scanner {
         self.warnings.insert(at, Warning { kind, offset });
     }
 
+    /// Keep-last: the first root was replaced. The duplicate keys noted in it are set
+    /// aside with it (they come back if it does; the sink sets aside those not yet noted).
+    fn set_duplicates_aside(&mut self) -> Vec<Warning> {
+        let start = self.second_offset;
+        let (aside, kept) = std::mem::take(&mut self.warnings)
+            .into_iter()
+            .partition(|w| w.kind == WarningKind::DuplicateKey && w.offset < start);
+        self.warnings = kept;
+        aside
+    }
+
+    /// The root that replaced the first was refused or cut, and the first is back: the
+    /// duplicate keys noted in the one dropped go with it, and the first's come back,
+    /// however the input was split.
+    pub(super) fn bring_duplicates_back(&mut self, duplicates: Vec<Warning>) {
+        let start = self.second_offset;
+        self.warnings
+            .retain(|w| w.kind != WarningKind::DuplicateKey || w.offset < start);
+        for w in duplicates {
+            self.warn(w.kind, w.offset);
+        }
+    }
+
     /// After the root value.
     pub(super) fn after_root(&mut self, b: &[u8], i: usize) -> Step {
         if self.options.strict {
@@ -167,6 +190,7 @@ impl Scanner {
             return false;
         }
         sink.reset();
+        let duplicates = self.set_duplicates_aside();
         // Nothing is released after the first root completes: the second starts inside
         // the window.
         let cut = self.second_start;
@@ -180,6 +204,7 @@ impl Scanner {
             window,
             root_offset: self.root_offset,
             root_position: self.root_position,
+            duplicates,
         });
         for frame in &mut self.stack {
             frame.start = frame.start.saturating_sub(cut);

@@ -1326,4 +1326,42 @@ fn warnings_are_in_input_order_at_every_chunking() {
     stream.feed(short.as_bytes()).unwrap();
     let kinds: Vec<_> = stream.warnings().iter().map(|w| w.offset).collect();
     assert_eq!(kinds, [7, 14]);
+    // Keep-last: a replaced root's duplicate keys go with it, and come back with it; a
+    // dropped second root's go with it; at their own bytes, at every chunking.
+    use crate::WarningKind::{
+        DuplicateKey, SecondValueCut, SecondValueInvalid, SecondValueReplaced,
+    };
+    for (input, expected) in [
+        (
+            "{\"a\":1,\"a\":2}{\"b\":1}",
+            vec![(13, SecondValueReplaced)],
+        ),
+        (
+            "{\"a\":1} {\"b\":1,\"b\":2,\"c\": x}",
+            vec![(8, SecondValueReplaced), (8, SecondValueInvalid)],
+        ),
+        (
+            "{\"a\":1,\"a\":2} {\"b\":1,\"b\":2",
+            vec![
+                (7, DuplicateKey),
+                (14, SecondValueReplaced),
+                (14, SecondValueCut),
+            ],
+        ),
+    ] {
+        for size in [1, 3, 7, input.len()] {
+            let options = Options::default().second_root(crate::SecondRoot::KeepLast);
+            let mut stream = DynamicStream::with_options(options);
+            for chunk in input.as_bytes().chunks(size) {
+                stream.feed(chunk).unwrap();
+            }
+            stream.end_input().unwrap();
+            let got: Vec<_> = stream
+                .warnings()
+                .iter()
+                .map(|w| (w.offset, w.kind))
+                .collect();
+            assert_eq!(got, expected, "{input:?} in {size}-byte chunks");
+        }
+    }
 }
