@@ -752,10 +752,11 @@ impl Scanner {
     }
 
     /// The input ends (or a provider cut it, or a limit stops the reading) with no root
-    /// but an empty container held in prose: it is the value. `None` when there is none to
-    /// fall back on; a tentative root still open is dropped for it.
-    /// A tentative root refused at its first value (see `refused_root`) comes before an
-    /// empty container: its error is the reading's.
+    /// but an empty container held in prose: it is the value; or a root refused at its
+    /// first value (see `refused_root`): its error is the reading's, before any empty
+    /// container. `None` when there is neither to fall back on, or when the reading stops
+    /// inside a root begun in prose (see `cut_in_tentative_root`); a tentative root that
+    /// is no more than its brackets is dropped for them.
     fn fall_back_on_empty_root<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
         if self.done
             || (self.empty_root.is_none() && self.refused_root.is_none())
