@@ -392,7 +392,8 @@ impl<T: StreamingModel> TypedStream<T> {
     pub fn finish_partial(mut self) -> Partial<T> {
         let mut error = self.failed.take();
         if error.is_none() {
-            error = (self.scanner.finish(&mut self.sink).err()).map(|e| self.earlier_rejection(e));
+            error = self.scanner.finish(&mut self.sink).err();
+            error = error.map(|e| self.earlier_rejection(e));
         }
         if error.is_none() {
             error = self
