@@ -42,7 +42,6 @@ mod tools;
 
 use serde_json::Value;
 use sse::{SseEvent, SseParser};
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 pub use tools::{ToolCall, ToolResult, ToolStreams};
@@ -210,7 +209,7 @@ impl std::error::Error for DecodeError {}
 
 fn error(message: impl Into<String>) -> DecodeError {
     DecodeError {
-        message: message.into(),
+        message: surrogates::scrub(message.into()),
     }
 }
 
@@ -376,9 +375,9 @@ impl Decoder {
             Provider::OpenAiResponses => openai_responses(&value, calls, &mut self.refusal, deltas),
             Provider::Anthropic => anthropic(&value, calls, deltas),
         };
-        if matches!(data, Cow::Owned(_)) || self.joiner.holds() {
-            self.join_halves(deltas, start);
-        }
+        // Also for an event with no half of its own: a delta may carry text read from an
+        // earlier event (an Anthropic tool's input sent whole at its start).
+        self.join_halves(deltas, start);
         read
     }
 

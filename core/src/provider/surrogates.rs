@@ -6,12 +6,16 @@
 //! [`mark`] rewrites each lone half of an event's JSON as a marker serde_json reads (the
 //! noncharacter U+FDD0, then the half's code unit in private use plane 16), and [`Joiner`]
 //! puts the halves of a channel's consecutive deltas back together, whatever events come
-//! between them (pings, other channels' deltas). A half that has no other becomes U+FFFD.
+//! between them (pings, other channels' deltas). A half that has no other becomes U+FFFD,
+//! and so does one in text read outside the text channels ([`scrub`]: a refusal, an error
+//! message). A model that writes U+FDD0 followed by a plane-16 character standing for a
+//! surrogate would see them read as a half: a noncharacter is not text a model means.
 
 use super::Channel;
 use std::borrow::Cow;
 
-/// The first character of a marker: a noncharacter, never in text a model writes.
+/// The first character of a marker: a noncharacter (Unicode keeps it for a program's own
+/// use, never for text to exchange).
 const MARK: char = '\u{FDD0}';
 
 /// The marker of code unit `unit` (a surrogate) is `MARK` then this plus `unit`.
@@ -79,11 +83,6 @@ pub(crate) struct Joiner {
 }
 
 impl Joiner {
-    /// A first half waits for its channel's next delta.
-    pub(crate) fn holds(&self) -> bool {
-        !self.carried.is_empty()
-    }
-
     /// `text`, the next delta of `channel`, with its halves joined: a first half that ends
     /// it is held for the channel's next delta (which it begins with U+FFFD if it does not
     /// begin with the second half); any other half is U+FFFD.
@@ -140,6 +139,20 @@ impl Joiner {
     }
 }
 
+/// `text` read from one event outside the text channels (a refusal, a provider's error
+/// message), its halves joined where they are whole pairs and U+FFFD where not.
+pub(crate) fn scrub(text: String) -> String {
+    if !text.contains(MARK) {
+        return text;
+    }
+    let mut joiner = Joiner::default();
+    let mut out = joiner.text(Channel::Text, text);
+    if !joiner.carried.is_empty() {
+        out.push(char::REPLACEMENT_CHARACTER);
+    }
+    out
+}
+
 /// A character of a delta, or a marked half.
 enum Unit {
     Char(char),
@@ -183,6 +196,17 @@ mod tests {
         ] {
             assert!(matches!(mark(data), std::borrow::Cow::Borrowed(_)));
         }
+    }
+
+    #[test]
+    fn halves_outside_the_text_channels_are_scrubbed() {
+        let read = |json: &str| -> String { serde_json::from_str(&mark(json)).unwrap() };
+        assert_eq!(super::scrub(read(r#""No \ud83d\ude80 way""#)), "No 🚀 way");
+        assert_eq!(
+            super::scrub(read(r#""No \ud83d way \ud83d""#)),
+            "No \u{FFFD} way \u{FFFD}"
+        );
+        assert_eq!(super::scrub("plain".into()), "plain");
     }
 
     #[test]

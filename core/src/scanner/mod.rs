@@ -17,7 +17,6 @@ use crate::error::{Error, Reason};
 use crate::options::Options;
 use crate::sink::{Raw, Sink};
 use state::{Frame, Num, Preamble, State, StrState};
-use tables::is_ws;
 
 pub use second::{MAX_WARNINGS, Warning, WarningKind};
 
@@ -540,9 +539,8 @@ impl Scanner {
         if self.is_complete() || self.restore_previous(sink, second::WarningKind::SecondValueCut) {
             return Ok(());
         }
-        if let Some(result) = self.fall_back_on_empty_root(sink) {
-            return result;
-        }
+        // Nothing held from the prose stands in for the answer the provider cut: an empty
+        // container or a refused example is far likelier prose than the whole answer.
         Err(self.fail(Reason::Cut(reason), &[], 0))
     }
 
@@ -751,8 +749,8 @@ impl Scanner {
         i + 1
     }
 
-    /// The input ends (or a provider cut it, or a limit stops the reading) with no root
-    /// but an empty container held in prose: it is the value; or a root refused at its
+    /// The input ends (or a limit stops the reading) with no root but an empty container
+    /// held in prose: it is the value; or a root refused at its
     /// first value (see `refused_root`): its error is the reading's, before any empty
     /// container. `None` when there is neither to fall back on, or when the reading stops
     /// inside a root begun in prose (see `cut_in_tentative_root`); a tentative root that
@@ -774,17 +772,18 @@ impl Scanner {
         Some(self.emit_empty_root(sink))
     }
 
-    /// A root that began in prose is still open with more than its brackets (`Answer:
-    /// {"b": 1`): the reading stops inside it, a truncation as it would be with no prose
-    /// before it, whatever was held from the prose. A bracket alone (`- [ ` of a task
-    /// list) is no more than prose.
+    /// A root that began in prose is still open (`Answer: {"b": 1`, `Answer:\n{\n  `): the
+    /// reading stops inside it, a truncation as it would be with no prose before it,
+    /// whatever was held from the prose. Only brackets `[` and spaces on one line (`- [ `
+    /// of a task list) are no more than prose.
     fn cut_in_tentative_root(&self) -> bool {
         self.tentative
             && (matches!(self.state, State::Key | State::Str)
+                || self.clean.first() == Some(&b'{')
                 || self
                     .clean
                     .iter()
-                    .any(|&b| !matches!(b, b'{' | b'[') && !is_ws(b)))
+                    .any(|&b| !matches!(b, b'{' | b'[' | b' ' | b'\t')))
     }
 
     /// The input ended in prose after an empty container and no other root: that

@@ -444,6 +444,13 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
     let e = scanner
         .cut("length", &mut crate::IgnoreSink)
         .expect_err("cut");
+    // A provider's cut is a truncation, whatever the prose held.
+    assert_eq!(e.kind(), ErrorKind::Truncated);
+    let mut scanner = crate::Scanner::new(lenient().idle_limit(40));
+    scanner
+        .feed(b"Sure: {} or {\"a\": 01} and", &mut crate::IgnoreSink)
+        .unwrap();
+    let e = scanner.finish(&mut crate::IgnoreSink).expect_err("end");
     assert_eq!((e.kind(), e.offset()), (ErrorKind::Invalid, 19));
     // Not refused: no colon after the key, or no key; the empty container or
     // `NoStructure` stands.
@@ -544,17 +551,17 @@ fn an_empty_container_held_in_prose_stands_wherever_the_reading_stops() {
     );
     // An unclosed `<think>` block, or an unconfirmed root, at the end of the input.
     assert_eq!(outcome(lenient(), &[b"Here: [] <think>hmm"]), held);
-    assert_eq!(outcome(lenient(), &[b"Here: [] and then {"]), held);
-    // A provider's cut.
+    assert_eq!(outcome(lenient(), &[b"Here: [] and then ["]), held);
+    // Not a provider's cut: the answer it cut is far likelier than an empty container
+    // in the prose before it.
     let mut stream = crate::DynamicStream::new();
     stream.feed(b"Sure: [] x").unwrap();
     assert_eq!(
         stream
             .finish_cut("length")
-            .map(|v| v.to_json())
-            .ok()
-            .as_deref(),
-        Some("[]")
+            .map_err(|e| e.error().kind())
+            .map(|v| v.to_json()),
+        Err(ErrorKind::Truncated)
     );
     // Its clean text is its own, whitespace and comments blanked: positions stay right.
     let mut scanner = crate::Scanner::new(lenient());
@@ -1270,6 +1277,9 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         "Ex: {\"a\": x}. Answer: {\"b\"",
         "Ex: {\"a\": x}. Answer: {\"b\": tru",
         "Sure: [] then {\"a\": [1, 2",
+        "Sure: {} then { ",
+        "- [ ] step one\nAnswer:\n{\n  ",
+        "Format: {\"score\": 0-10}\nAnswer:\n{\n  ",
     ] {
         let e = fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
         assert_eq!(e.offset(), input.len() as u64, "{input:?}");
@@ -1280,7 +1290,7 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         let e = scanner.cut("length", &mut crate::IgnoreSink).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Truncated, "{input:?}: {e}");
     }
-    for (input, value) in [("- [ ] a\n- [ ", "[]"), ("Sure: {} then { ", "{}")] {
+    for (input, value) in [("- [ ] a\n- [ ", "[]"), ("Sure: {} then [ ", "{}")] {
         assert_eq!(
             replay(&lenient(), &[input.as_bytes()]).0.ok().as_deref(),
             Some(value)
