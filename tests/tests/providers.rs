@@ -560,3 +560,39 @@ fn a_character_split_in_utf16_halves_across_events_is_joined() {
         assert_eq!(text_of(&deltas, Channel::Text), "[\"\u{FFFD}x\u{FFFD}y\"]");
     }
 }
+
+/// UTF-16 halves outside the text channels are joined or U+FFFD, never shown as the
+/// decoder's markers: a refusal split between events, a tool's input sent whole.
+#[test]
+fn utf16_halves_outside_the_text_are_not_leaked() {
+    let refusal = concat!(
+        r#"data: {"choices":[{"index":0,"delta":{"refusal":"No \ud83d"},"finish_reason":null}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{"refusal":"\ude80 way \ud83d"},"finish_reason":null}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+        "\n\ndata: [DONE]\n\n",
+    );
+    let mut decoder = Decoder::new(Provider::OpenAiChat);
+    let fed = decoder.feed(refusal.as_bytes());
+    let error = match fed {
+        Err(e) => e,
+        Ok(_) => decoder.finish().unwrap_err(),
+    };
+    assert!(
+        error.message.ends_with("No 🚀 way \u{FFFD}"),
+        "{}",
+        error.message
+    );
+    let whole = concat!(
+        "event: content_block_start\n",
+        r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{"q":"a\ud83d"}}}"#,
+        "\n\nevent: content_block_stop\n",
+        r#"data: {"type":"content_block_stop","index":0}"#,
+        "\n\nevent: message_delta\n",
+        r#"data: {"type":"message_delta","delta":{"stop_reason":"tool_use"}}"#,
+        "\n\n",
+    );
+    let deltas = decode(Provider::Anthropic, whole.as_bytes(), whole.len());
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), "{\"q\":\"a\u{FFFD}\"}");
+}
