@@ -48,10 +48,15 @@ impl Scanner {
         let at = i + skip;
         match tail.first() {
             None => Ok(at),
-            Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) || self.citation(c) => {
+            Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) => {
                 // A typed stream knows its root's shape: `as noted in [1]` is prose.
                 self.preamble.prose_seen = true;
                 Ok(at + 1)
+            }
+            Some(&c @ b'[') if self.citation(c) => {
+                // Prose, unless a line break follows it (see `citation_open`).
+                self.citation_open = true;
+                self.start_root(b, c, at, sink)
             }
             Some(&c @ (b'{' | b'[')) => self.start_root(b, c, at, sink),
             Some(b'`') => {
@@ -78,9 +83,10 @@ impl Scanner {
     }
 
     /// `c` opens an array in prose after an empty container in prose (`Result: []. See
-    /// [1].`): a list or a citation in the text around that answer, not a later answer (an
-    /// object, or a fenced value, still is one; and for a typed stream whose root is an
-    /// array, so is an array: `- [ ] task` then the answer).
+    /// [1].`): a list or a citation in the text around that answer, not a later answer
+    /// (an object, or a fenced value, still is one; so is an array whose first element
+    /// is on a later line, as pretty-printed JSON has it; and for a typed stream whose
+    /// root is an array, so is any array: `- [ ] task` then the answer).
     fn citation(&self, c: u8) -> bool {
         c == b'['
             && self.preamble.prose_seen

@@ -193,6 +193,10 @@ pub struct Scanner {
     /// no other root is confirmed, this is what the reading ends with (not `NoStructure`,
     /// nor an empty container held in prose).
     refused_root: Option<Error>,
+    /// The tentative root is an array opened where a citation would be (see
+    /// `citation`): it is read as JSON only if a line break comes before its first
+    /// element (`Results:\n[\n  "a",`); else it is dropped as prose there (`[1]`, `[ ]`).
+    citation_open: bool,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,
     /// Clean-buffer offset where a second root's text begins (the first root's length).
@@ -275,6 +279,7 @@ impl Scanner {
             false_start: None,
             empty_root: None,
             refused_root: None,
+            citation_open: false,
             done: false,
             second_start: 0,
             previous: None,
@@ -717,6 +722,7 @@ impl Scanner {
             self.clear_clean();
         }
         self.tentative = false;
+        self.citation_open = false;
         self.key_pending = false;
         self.scalar_pending = None;
         self.stack.clear();

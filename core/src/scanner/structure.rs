@@ -11,6 +11,9 @@ impl Scanner {
     pub(super) fn value_start<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             if is_ws(c) {
+                if self.citation_open {
+                    self.citation_open_breaks(b, i);
+                }
                 // Whitespace before a strict root is not part of the value.
                 if self.stack.is_empty() {
                     i += 1;
@@ -18,6 +21,12 @@ impl Scanner {
                     i = self.whitespace(b, i)?;
                 }
                 continue;
+            }
+            if self.citation_open {
+                // No line break before its first element: a citation or a list in the
+                // prose, read again as prose from here.
+                self.drop_root();
+                return Ok(i);
             }
             self.ws_run = 0;
             match c {
@@ -33,6 +42,16 @@ impl Scanner {
             }
         }
         Ok(i)
+    }
+
+    /// A line break in the whitespace run at `i`, after the bracket of a possible
+    /// citation: the array is read as a tentative root like any other.
+    fn citation_open_breaks(&mut self, b: &[u8], i: usize) {
+        let run = b.get(i..).unwrap_or_default();
+        let end = run.iter().position(|&c| !is_ws(c)).unwrap_or(run.len());
+        if run.get(..end).is_some_and(|ws| ws.contains(&b'\n')) {
+            self.citation_open = false;
+        }
     }
 
     /// `c` begins an element of a tentative root array, of another shape than the

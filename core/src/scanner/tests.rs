@@ -1280,6 +1280,7 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         "Sure: {} then { ",
         "- [ ] step one\nAnswer:\n{\n  ",
         "Format: {\"score\": 0-10}\nAnswer:\n{\n  ",
+        "- [ ] check inputs\n\nResults:\n[\n  \"alpha\",\n  \"be",
     ] {
         let e = fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
         assert_eq!(e.offset(), input.len() as u64, "{input:?}");
@@ -1290,6 +1291,15 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         let e = scanner.cut("length", &mut crate::IgnoreSink).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Truncated, "{input:?}: {e}");
     }
+    // After an empty container, an array is a citation or a list unless its first
+    // element is on a later line, as pretty-printed JSON has it.
+    at_every_split(
+        &lenient(),
+        "- [ ] check inputs\n\nResults:\n[\n  \"alpha\",\n  \"beta\"\n]\n",
+        r#"["alpha","beta"]"#,
+    );
+    at_every_split(&lenient(), "x [] then [\n1, 2]", "[1,2]");
+    at_every_split(&lenient(), "Result: []. See [ 1 ] and [2,\n3].", "[]");
     for (input, value) in [("- [ ] a\n- [ ", "[]"), ("Sure: {} then [ ", "{}")] {
         assert_eq!(
             replay(&lenient(), &[input.as_bytes()]).0.ok().as_deref(),
