@@ -17,11 +17,13 @@ pub struct Options {
     /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after
     /// an empty one, an array in prose is a list or a citation, not the answer, unless
-    /// its first element is on a later line or a typed stream's root is an array). One refused at its first value after a key and
+    /// its first element is an object or is on a later line, or a typed stream's root is
+    /// an array). One refused at its first value after a key and
     /// its colon (`Sure: {"a": 01}`) was meant as JSON: if no other value comes, its error
     /// is the stream's, not [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor
     /// an empty one held in prose. Input that ends inside a value begun in prose is
-    /// truncated, whatever came before it.
+    /// truncated, whatever came before it, unless the value is no more than `[` (a task
+    /// list's `- [ `).
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,

@@ -85,7 +85,8 @@ impl Scanner {
     /// `c` opens an array in prose after an empty container in prose (`Result: []. See
     /// [1].`): a list or a citation in the text around that answer, not a later answer
     /// (an object, or a fenced value, still is one; so is an array whose first element
-    /// is on a later line, as pretty-printed JSON has it; and for a typed stream whose
+    /// is an object or is on a later line, as pretty-printed JSON has it; and for a
+    /// typed stream whose
     /// root is an array, so is any array: `- [ ] task` then the answer).
     fn citation(&self, c: u8) -> bool {
         c == b'['

@@ -195,7 +195,8 @@ pub struct Scanner {
     refused_root: Option<Error>,
     /// The tentative root is an array opened where a citation would be (see
     /// `citation`): it is read as JSON only if a line break comes before its first
-    /// element (`Results:\n[\n  "a",`); else it is dropped as prose there (`[1]`, `[ ]`).
+    /// element (`Results:\n[\n  "a",`) or that element is an object (`[{"a": 1}]`); else
+    /// it is dropped as prose there (`[1]`, `[ ]`).
     citation_open: bool,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,
@@ -781,15 +782,14 @@ impl Scanner {
     /// A root that began in prose is still open (`Answer: {"b": 1`, `Answer:\n{\n  `): the
     /// reading stops inside it, a truncation as it would be with no prose before it,
     /// whatever was held from the prose. Only brackets `[` and spaces on one line (`- [ `
-    /// of a task list) are no more than prose.
+    /// of a task list, but also `Answer: [`) are no more than prose.
     fn cut_in_tentative_root(&self) -> bool {
         self.tentative
             && (matches!(self.state, State::Key | State::Str)
-                || self.clean.first() == Some(&b'{')
                 || self
                     .clean
                     .iter()
-                    .any(|&b| !matches!(b, b'{' | b'[' | b' ' | b'\t')))
+                    .any(|&b| !matches!(b, b'[' | b' ' | b'\t')))
     }
 
     /// The input ended in prose after an empty container and no other root: that

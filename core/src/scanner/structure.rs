@@ -23,10 +23,13 @@ impl Scanner {
                 continue;
             }
             if self.citation_open {
-                // No line break before its first element: a citation or a list in the
-                // prose, read again as prose from here.
-                self.drop_root();
-                return Ok(i);
+                if c != b'{' {
+                    // No line break before its first element, nor an object: a citation
+                    // or a list in the prose, read again as prose from here.
+                    self.drop_root();
+                    return Ok(i);
+                }
+                self.citation_open = false;
             }
             self.ws_run = 0;
             match c {

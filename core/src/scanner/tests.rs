@@ -1281,6 +1281,8 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         "- [ ] step one\nAnswer:\n{\n  ",
         "Format: {\"score\": 0-10}\nAnswer:\n{\n  ",
         "- [ ] check inputs\n\nResults:\n[\n  \"alpha\",\n  \"be",
+        "- [ ] step\nAnswer: [{",
+        "- [ ] step\nAnswer: [ {",
     ] {
         let e = fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
         assert_eq!(e.offset(), input.len() as u64, "{input:?}");
@@ -1299,6 +1301,12 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         r#"["alpha","beta"]"#,
     );
     at_every_split(&lenient(), "x [] then [\n1, 2]", "[1,2]");
+    // So is one whose first element is an object: its first object is no answer alone.
+    at_every_split(
+        &lenient(),
+        "- [ ] write tests\nHere: [{\"t\": \"a\"}, {\"t\": \"b\"}]",
+        r#"[{"t":"a"},{"t":"b"}]"#,
+    );
     at_every_split(&lenient(), "Result: []. See [ 1 ] and [2,\n3].", "[]");
     for (input, value) in [("- [ ] a\n- [ ", "[]"), ("Sure: {} then [ ", "{}")] {
         assert_eq!(
