@@ -54,7 +54,8 @@ impl Scanner {
                 Ok(at + 1)
             }
             Some(&c @ b'[') if self.citation(c) => {
-                // Prose, unless a line break follows it (see `citation_open`).
+                // Prose, unless its first element is an object or on a later line (see
+                // `citation_open`).
                 self.citation_open = true;
                 self.start_root(b, c, at, sink)
             }
@@ -86,8 +87,8 @@ impl Scanner {
     /// [1].`): a list or a citation in the text around that answer, not a later answer
     /// (an object, or a fenced value, still is one; so is an array whose first element
     /// is an object or is on a later line, as pretty-printed JSON has it; and for a
-    /// typed stream whose
-    /// root is an array, so is any array: `- [ ] task` then the answer).
+    /// typed stream whose root is an array, so is any array: `- [ ] task` then the
+    /// answer).
     fn citation(&self, c: u8) -> bool {
         c == b'['
             && self.preamble.prose_seen
