@@ -28,7 +28,8 @@ input ends after the last chunk's line went out and the end settles a root numbe
 chunk's line comes again, with only what the end settled.
 
   --strict          accept RFC 8259 JSON only (default: lenient, tolerating prose, fences,
-                    <think> blocks, comments and trailing commas)
+                    <think>, <thinking> and <reasoning> blocks, comments and
+                    trailing commas)
   --chunks FILE     NDJSON file, one JSON string literal per line, each line one chunk
   --split N         read all of stdin (up to the byte cap) and feed it N bytes at a time
                     (neither: feed stdin as it is read; reads that come while the
@@ -55,7 +56,7 @@ chunk's line comes again, with only what the end settled.
   --keep-last       a second JSON value after the first replaces it (default: the first
                     is kept and the rest ignored)
   --idle-limit N    bytes of prose before any value after which the stream gives up with
-                    `no_structure` (default 262144); a <think> block does not count,
+                    `no_structure` (default 262144); a reasoning block does not count,
                     so a reasoning loop runs to --max-bytes
   --stall-limit N   bytes of whitespace in a row inside the value after which it ends
                     with `stalled` (default: no limit)

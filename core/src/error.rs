@@ -136,7 +136,7 @@ impl fmt::Display for Reason {
                 f,
                 "no JSON object or array in the input (the bracket at byte {offset} began prose, not JSON)"
             ),
-            EofInThink => f.write_str("EOF inside a <think> block, before any JSON value"),
+            EofInThink => f.write_str("EOF inside a reasoning block, before any JSON value"),
             IdleLimit(n) => write!(f, "no JSON value started within the first {n} bytes"),
             ExpectedColon => f.write_str("expected `:`"),
             ExpectedCommaOrEnd => f.write_str("expected `,` or the end of the container"),

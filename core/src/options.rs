@@ -10,7 +10,8 @@
 #[non_exhaustive]
 pub struct Options {
     /// RFC 8259 only: one value with whitespace around it. Default `false` (lenient: prose,
-    /// fences, `<think>` blocks, comments and trailing commas are tolerated).
+    /// fences, reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`), comments and trailing
+    /// commas are tolerated).
     ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
@@ -37,7 +38,7 @@ pub struct Options {
     /// limit rather than a validation error at the end. The schema-less
     /// [`DynamicStream`](crate::DynamicStream) takes any cap.
     pub max_depth: usize,
-    /// Bytes of prose (outside `<think>` blocks) after which, with no value begun, the stream
+    /// Bytes of prose (outside reasoning blocks) after which, with no value begun, the stream
     /// gives up with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) (or the error
     /// of a value refused at its first member, see [`Options::strict`]). Default 256 KiB.
     pub idle_limit: u64,

@@ -206,6 +206,7 @@ const PREAMBLES: &[&str] = &[
     "Here you go: ```json\n",
     "<think>\nThe user wants {\"a\": 1} in [brackets].\n</think>\n",
     "<thinking>{x}</thinking>```json\n",
+    "<reasoning>[1, 2] {\"b\": 2}</reasoning>\n<answer>",
     "Fill in the {fields} and see [user 1]. Result: ",
     "Note {fields} ",
 ];

@@ -7,10 +7,14 @@ use super::{Scanner, Step, stop};
 use crate::error::Reason;
 use crate::sink::Sink;
 
-const THINK_OPEN: &[u8] = b"<thinking>";
-const THINK_SHORT_LEN: usize = b"<think>".len();
-const THINK_CLOSE: &[u8] = b"</think>";
-const THINKING_CLOSE: &[u8] = b"</thinking>";
+/// The reasoning blocks skipped whole, as models open and close them (matched in any case):
+/// DeepSeek's and Qwen's `<think>`, the `<thinking>` of prompted chains of thought, and the
+/// `<reasoning>` of reasoning/answer fine-tunes.
+const REASONING_TAGS: [(&[u8], &[u8]); 3] = [
+    (b"<think>", b"</think>"),
+    (b"<thinking>", b"</thinking>"),
+    (b"<reasoning>", b"</reasoning>"),
+];
 
 impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
@@ -69,7 +73,7 @@ impl Scanner {
             }
             Some(_) => {
                 self.preamble.tag_pos = 1;
-                self.preamble.long_tag = false;
+                self.preamble.tag = 0;
                 self.state = State::ThinkOpen;
                 Ok(at + 1)
             }
@@ -175,20 +179,28 @@ impl Scanner {
         Ok(i)
     }
 
-    /// Matching `<think>` or `<thinking>`, in any case; anything else was prose.
+    /// Matching a reasoning block's opening tag (`REASONING_TAGS`), in any case; anything
+    /// else was prose.
     pub(super) fn think_open(&mut self, b: &[u8], i: usize) -> Step {
         let Some(&c) = b.get(i) else {
             return Ok(i);
         };
-        // No idle check here: a tag is at most ten bytes, and if it turns out to be prose,
-        // its bytes count as prose from the byte that ended it.
+        // No idle check here: a tag is at most eleven bytes, and if it turns out to be
+        // prose, its bytes count as prose from the byte that ended it.
         let pos = usize::from(self.preamble.tag_pos);
-        if pos == THINK_SHORT_LEN - 1 && c == b'>' {
-            return Ok(self.enter_think(i, false, pos + 1));
-        }
-        if THINK_OPEN.get(pos) == Some(&c.to_ascii_lowercase()) {
-            if pos + 1 == THINK_OPEN.len() {
-                return Ok(self.enter_think(i, true, pos + 1));
+        // The tags that begin with what matched so far (the current one's first `pos`
+        // bytes) and go on with `c`: the first of them is the one being matched.
+        let matched = REASONING_TAGS
+            .get(usize::from(self.preamble.tag))
+            .and_then(|(open, _)| open.get(..pos))
+            .unwrap_or_default();
+        let next = REASONING_TAGS.iter().position(|(open, _)| {
+            open.get(..pos) == Some(matched) && open.get(pos) == Some(&c.to_ascii_lowercase())
+        });
+        if let Some((t, (open, _))) = next.and_then(|t| Some((t, REASONING_TAGS.get(t)?))) {
+            self.preamble.tag = u8::try_from(t).unwrap_or_default();
+            if pos + 1 == open.len() {
+                return Ok(self.enter_think(i, pos + 1));
             }
             self.preamble.tag_pos += 1;
             return Ok(i + 1);
@@ -210,9 +222,8 @@ impl Scanner {
 
     /// The opening tag (`tag_len` bytes, ending at `i`) matched: like the block it opens,
     /// it is not prose for the idle limit.
-    fn enter_think(&mut self, i: usize, long_tag: bool, tag_len: usize) -> usize {
+    fn enter_think(&mut self, i: usize, tag_len: usize) -> usize {
         self.think_bytes += tag_len as u64;
-        self.preamble.long_tag = long_tag;
         self.preamble.tag_pos = 0;
         self.state = State::ThinkBody;
         i + 1
@@ -220,11 +231,9 @@ impl Scanner {
 
     /// Inside a reasoning block: everything up to the closing tag is skipped.
     pub(super) fn think_body(&mut self, b: &[u8], i: usize) -> Step {
-        let close = if self.preamble.long_tag {
-            THINKING_CLOSE
-        } else {
-            THINK_CLOSE
-        };
+        let close = REASONING_TAGS
+            .get(usize::from(self.preamble.tag))
+            .map_or(&b"</think>"[..], |(_, close)| close);
         let mut j = i;
         while let Some(&c) = b.get(j) {
             let pos = usize::from(self.preamble.tag_pos);

@@ -170,7 +170,7 @@ pub struct Scanner {
     /// 1-based line of the first byte of the current chunk, and the offset its line starts at.
     line: u64,
     line_start: u64,
-    /// Bytes skipped inside `<think>` blocks (not counted by the idle limit).
+    /// Bytes skipped inside reasoning blocks (not counted by the idle limit).
     think_bytes: u64,
     /// Input offset of the current root's first byte (the clean buffer's first byte).
     root_offset: u64,
@@ -258,7 +258,7 @@ impl Scanner {
             preamble: Preamble {
                 ticks: 0,
                 tag_pos: 0,
-                long_tag: false,
+                tag: 0,
                 prose_seen: false,
                 in_code: false,
                 resume_back: 0,

@@ -10,7 +10,7 @@ pub(crate) enum State {
     FenceTicks,
     /// After three backticks: the optional language tag up to the end of the line.
     FenceTag,
-    /// Matching `<think>` or `<thinking>`.
+    /// Matching a reasoning block's opening tag (`<think>`, `<thinking>`, `<reasoning>`).
     ThinkOpen,
     /// Inside a reasoning block, looking for its closing tag.
     ThinkBody,
@@ -118,10 +118,11 @@ impl StrState {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Preamble {
     pub(crate) ticks: u8,
-    /// Bytes of the `<think>`/`</think>` tag matched so far.
+    /// Bytes of a reasoning block's opening or closing tag matched so far.
     pub(crate) tag_pos: u8,
-    /// The open tag is `<thinking>`, so the block closes with `</thinking>`.
-    pub(crate) long_tag: bool,
+    /// Which reasoning tag (an index into the lenient scanner's table) is being matched,
+    /// or opened the block being skipped.
+    pub(crate) tag: u8,
     /// Non-whitespace prose precedes the next `{`/`[`: a root there is tentative.
     pub(crate) prose_seen: bool,
     /// Inside a fenced code block in another language: skipped to its closing fence.

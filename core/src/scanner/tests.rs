@@ -171,6 +171,16 @@ fn think_tags_split_everywhere() {
         "<thinking>[x] </think> {y}</thinking>[1]",
         "[1]",
     );
+    // A reasoning/answer fine-tune's block, in any case, closed only by its own tag.
+    at_every_split(
+        &lenient(),
+        "<Reasoning>plan: [1, 2] </think> {\"b\": 2}</REASONING>\n<answer>{\"a\":1}</answer>",
+        r#"{"a":1}"#,
+    );
+    // Near misses are prose: the JSON after them is the root.
+    at_every_split(&lenient(), "<reason>{\"a\":1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "<reasoning{\"a\":1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "<thinkreasoning>[1]", "[1]");
 }
 
 #[test]
