@@ -88,11 +88,12 @@ impl Scanner {
     }
 
     /// `c` opens an array in prose after an empty container in prose (`Result: []. See
-    /// [1].`): a list or a citation in the text around that answer, not a later answer
-    /// (an object, or a fenced value, still is one; so is an array whose first element
-    /// is an object or is on a later line, as pretty-printed JSON has it; and for a
-    /// typed stream whose root is an array, so is any array: `- [ ] task` then the
-    /// answer).
+    /// [1].`): it may be a citation in the text around that answer, not a later answer.
+    /// It is one if its first element is a number (or it is empty again) on the same
+    /// line. An object, or a fenced value, is an answer; so is an array whose first
+    /// element is a string, a literal or a container (`Return [] if none. Result:
+    /// ["a"]`), or is on a later line, as pretty-printed JSON has it; and for a typed
+    /// stream whose root is an array, so is any array (`- [ ] task` then the answer).
     fn citation(&self, c: u8) -> bool {
         c == b'['
             && self.preamble.prose_seen

@@ -195,8 +195,8 @@ pub struct Scanner {
     refused_root: Option<Error>,
     /// The tentative root is an array opened where a citation would be (see
     /// `citation`): it is read as JSON only if a line break comes before its first
-    /// element (`Results:\n[\n  "a",`) or that element is an object (`[{"a": 1}]`); else
-    /// it is dropped as prose there (`[1]`, `[ ]`).
+    /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
+    /// `[{"a": 1}]`, `[[1]]`); else it is dropped as prose there (`[1]`, `[ ]`).
     citation_open: bool,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,

@@ -23,9 +23,10 @@ impl Scanner {
                 continue;
             }
             if self.citation_open {
-                if c != b'{' {
-                    // No line break before its first element, nor an object: a citation
-                    // or a list in the prose, read again as prose from here.
+                if !matches!(c, b'{' | b'[' | b'"' | b't' | b'f' | b'n') {
+                    // No line break before its first element, and that element is a
+                    // number (or the array is empty): a citation in the prose, read again
+                    // as prose from here.
                     self.drop_root();
                     return Ok(i);
                 }

@@ -1318,6 +1318,52 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         r#"[{"t":"a"},{"t":"b"}]"#,
     );
     at_every_split(&lenient(), "Result: []. See [ 1 ] and [2,\n3].", "[]");
+    // An array whose first element is no number is no citation: it is the answer.
+    for (input, value) in [
+        (
+            "Return [] when nothing matches. Result: [\"a\", \"b\"]",
+            r#"["a","b"]"#,
+        ),
+        ("Return {} if none. Result: [\"a\"]", r#"["a"]"#),
+        (
+            "- [x] read\n- [ ] test\n\nTags: [\"rust\", \"json\"]\n",
+            r#"["rust","json"]"#,
+        ),
+        (
+            "Use [] if empty: [[\"a\", 1], [\"b\", 2]]",
+            r#"[["a",1],["b",2]]"#,
+        ),
+        ("Use [] if empty: [true, false]", "[true,false]"),
+        ("Use [] if empty: [null]", "[null]"),
+        ("Use [] if empty: [[1]]", "[[1]]"),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
+    // Cut inside such an answer: a truncation, not the empty container.
+    fails(
+        &lenient(),
+        b"Return [] if none. Result: [\"a\", \"b",
+        ErrorKind::Truncated,
+    );
+    // Nor does an empty container turn an answer too deep to read into a fragment of it,
+    // or into itself: the depth is the error, as without it.
+    for input in [
+        "x {} [[[{\"a\": 1}]]]",
+        "x {} [[[\"x\"]]]",
+        "- [ ] done\n[[[1]]]",
+        "x {} [[[1]]] and {\"b\": 2}",
+    ] {
+        let e = fails(
+            &lenient().max_depth(2),
+            input.as_bytes(),
+            ErrorKind::TooDeep,
+        );
+        assert_eq!(
+            e.offset(),
+            input.find("[[[").unwrap() as u64 + 2,
+            "{input:?}"
+        );
+    }
     for (input, value) in [("- [ ] a\n- [ ", "[]"), ("Sure: {} then [ ", "{}")] {
         assert_eq!(
             replay(&lenient(), &[input.as_bytes()]).0.ok().as_deref(),
