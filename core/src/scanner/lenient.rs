@@ -20,9 +20,12 @@ impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
     pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
         let rest = b.get(i..).unwrap_or_default();
+        let in_citation = self.citation_depth > 0;
         let skip = if self.preamble.in_code {
             // Inside a code block in another language: only its closing fence matters.
             rest.iter().position(|&c| c == b'`').unwrap_or(rest.len())
+        } else if in_citation {
+            self.citation_rest(rest)
         } else {
             rest.iter()
                 .position(|&c| PROSE_STOP[usize::from(c)])
@@ -50,6 +53,10 @@ impl Scanner {
             self.preamble.prose_seen = true;
         }
         let at = i + skip;
+        if in_citation {
+            // The citation's text was prose; what follows it is read as prose again.
+            return Ok(at);
+        }
         match tail.first() {
             None => Ok(at),
             Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) => {
@@ -100,6 +107,29 @@ impl Scanner {
             && !self.done
             && self.empty_root.is_some()
             && self.root_shape != Some(false)
+    }
+
+    /// The length of a dropped citation's text left in `rest`: up to its closing bracket
+    /// (brackets inside it counted), or to the end of its line if it has none. Nothing in it
+    /// opens a root: `Use {} if none. See [1, {"a": 2}]` holds no answer.
+    fn citation_rest(&mut self, rest: &[u8]) -> usize {
+        for (k, &c) in rest.iter().enumerate() {
+            match c {
+                b'[' => self.citation_depth = self.citation_depth.saturating_add(1),
+                b']' => {
+                    self.citation_depth = self.citation_depth.saturating_sub(1);
+                    if self.citation_depth == 0 {
+                        return k + 1;
+                    }
+                }
+                b'\n' => {
+                    self.citation_depth = 0;
+                    return k;
+                }
+                _ => {}
+            }
+        }
+        rest.len()
     }
 
     /// Bytes of a fence marker count as prose for the idle limit, as the prose around

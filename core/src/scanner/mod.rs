@@ -198,6 +198,9 @@ pub struct Scanner {
     /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
     /// `[{"a": 1}]`, `[[1]]`); else it is dropped as prose there (`[1]`, `[ ]`).
     citation_open: bool,
+    /// Inside a citation dropped as prose (see `citation`): the brackets open in it. Its
+    /// text is skipped to its closing bracket or the end of its line.
+    citation_depth: u32,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,
     /// Clean-buffer offset where a second root's text begins (the first root's length).
@@ -281,6 +284,7 @@ impl Scanner {
             empty_root: None,
             refused_root: None,
             citation_open: false,
+            citation_depth: 0,
             done: false,
             second_start: 0,
             previous: None,

@@ -26,8 +26,9 @@ impl Scanner {
                 if !matches!(c, b'{' | b'[' | b'"' | b't' | b'f' | b'n') {
                     // No line break before its first element, and that element is a
                     // number (or the array is empty): a citation in the prose, read again
-                    // as prose from here.
+                    // as prose from here, to its closing bracket (none of it is a root).
                     self.drop_root();
+                    self.citation_depth = 1;
                     return Ok(i);
                 }
                 self.citation_open = false;

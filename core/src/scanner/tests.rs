@@ -1339,6 +1339,19 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
     ] {
         at_every_split(&lenient(), input, value);
     }
+    // A citation is skipped to its closing bracket: nothing inside it is an answer.
+    for (input, value) in [
+        ("Use {} if none. Data: [1, {\"a\": 2}]", "{}"),
+        ("Use {} if none. Data: [1, [2, 3]] and [4]", "{}"),
+        (
+            "Use [] if none. See [1]. Data: [[1, 2], [3]]",
+            "[[1,2],[3]]",
+        ),
+        // A citation left open ends with its line.
+        ("x {} [1, 2\n{\"a\": 1}", r#"{"a":1}"#),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
     // Cut inside such an answer: a truncation, not the empty container.
     fails(
         &lenient(),
