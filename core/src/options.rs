@@ -16,10 +16,12 @@ pub struct Options {
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
     /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
-    /// fenced answer is prose; after
-    /// an empty one, an array in prose is a list or a citation, not the answer, unless
-    /// its first element is an object or is on a later line, or a typed stream's root is
-    /// an array). One refused at its first value after a key and
+    /// fenced answer is prose; after an empty one, an array in prose whose first element
+    /// is a number on the same line is a citation, skipped to its closing bracket, unless
+    /// a typed stream's root is an array). A code block in another language is skipped
+    /// whole, unless its language may hold JSON (`js`, `ts`, `text`, `jsonl`, …) and it
+    /// begins with `{` or `[`: a value begun in prose. One refused at its first value
+    /// after a key and
     /// its colon (`Sure: {"a": 01}`) was meant as JSON: if no other value comes, its error
     /// is the stream's, not [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor
     /// an empty one held in prose. Input that ends inside a value begun in prose is

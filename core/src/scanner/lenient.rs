@@ -21,7 +21,17 @@ impl Scanner {
     pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
         let rest = b.get(i..).unwrap_or_default();
         let in_citation = self.citation_depth > 0;
-        let skip = if self.preamble.in_code {
+        let probe = self.preamble.in_code && self.preamble.code_probe;
+        let skip = if probe {
+            // A code block that may hold JSON: its first byte that is not whitespace
+            // decides (see `code_probe`).
+            let first = rest.iter().position(|&c| !is_ws(c));
+            if let Some(&c) = first.and_then(|k| rest.get(k)) {
+                self.preamble.code_probe = false;
+                self.preamble.in_code = !matches!(c, b'{' | b'[');
+            }
+            first.unwrap_or(rest.len())
+        } else if self.preamble.in_code {
             // Inside a code block in another language: only its closing fence matters.
             rest.iter().position(|&c| c == b'`').unwrap_or(rest.len())
         } else if in_citation {
@@ -53,8 +63,9 @@ impl Scanner {
             self.preamble.prose_seen = true;
         }
         let at = i + skip;
-        if in_citation {
-            // The citation's text was prose; what follows it is read as prose again.
+        if in_citation || probe {
+            // The citation's text was prose, or the code block's first byte decided what
+            // it is: what follows is read again as what it now is.
             return Ok(at);
         }
         match tail.first() {
@@ -167,8 +178,10 @@ impl Scanner {
 
     /// The fence's language tag, up to the end of the line. A JSON fence (```` ```json ````
     /// or an untagged one): a root right after it is the fenced value, not a tentative one.
-    /// A fence in another language opens a code block that is skipped whole; inside one, a
-    /// fence closes it.
+    /// A fence in another language opens a code block that is skipped whole, unless it is
+    /// one that may hold JSON (```` ```js ````, ```` ```text ````) and begins with `{` or
+    /// `[`: that is a root begun in prose (tentative). Inside a code block, a fence closes
+    /// it.
     pub(super) fn fence_tag(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             self.check_idle(i)?;
@@ -181,6 +194,7 @@ impl Scanner {
                     p.prose_seen = false;
                 } else {
                     p.in_code = true;
+                    p.code_probe = p.tag_may_be_json();
                     p.prose_seen = true;
                 }
                 self.state = State::Prose;

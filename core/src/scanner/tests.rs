@@ -220,6 +220,31 @@ fn a_fence_in_another_language_is_prose() {
     let input = "```python\nprint(x)\n```\nThe answer: ```json\n[1, 2]\n```";
     let (r, _) = replay(&lenient(), &[input.as_bytes()]);
     assert_eq!(r.ok().as_deref(), Some("[1,2]"));
+    // Skipped whole: what looks like JSON in it is code.
+    fails(
+        &lenient(),
+        b"```python\n{\"a\": 1}\n```\n",
+        ErrorKind::NoStructure,
+    );
+}
+
+#[test]
+fn a_code_block_that_may_hold_json_is_read_when_it_begins_with_a_bracket() {
+    for (input, value) in [
+        ("```js\n{\"a\": 1}\n```\n", r#"{"a":1}"#),
+        ("```JavaScript\n  \n  [1, 2]\n```", "[1,2]"),
+        ("Here:\n```text\n{\"a\": [true]}\n```", r#"{"a":[true]}"#),
+        ("```typescript\n{\"a\": 1}", r#"{"a":1}"#),
+        // Code that does not begin with a bracket is skipped whole.
+        (
+            "```js\nconst x = {\"a\": 1};\n```\nAnswer: {\"b\": 2}",
+            r#"{"b":2}"#,
+        ),
+        // A root there is tentative, as in prose: an object literal is a false start.
+        ("```ts\n{a: 1}\n```\n{\"c\": 3}", r#"{"c":3}"#),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
 }
 
 #[test]
