@@ -800,16 +800,52 @@ fn nested_late_tags_replay_within_a_budget() {
         }
         doc
     };
-    let mut stream = Deep::stream();
-    stream.push(nest(20).as_bytes()).unwrap();
-    assert!(stream.finish().is_ok());
-    let mut stream = Deep::stream();
-    let err = stream.push(nest(120).as_bytes()).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Validation);
-    assert!(
-        err.to_string().contains("write tags before the members"),
-        "{err}"
-    );
+    for depth in [20, 120] {
+        let doc = nest(depth);
+        let expected: Deep = serde_json::from_str(&doc).unwrap();
+        let mut stream = Deep::stream();
+        stream.push(doc.as_bytes()).unwrap();
+        assert_eq!(stream.finish().unwrap(), expected, "depth {depth}");
+    }
+}
+
+/// Recursive and untagged, through a list and a struct variant.
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+#[serde(untagged)]
+pub enum J {
+    N(u32),
+    S(String),
+    L(Vec<J>),
+    O { k: Box<J> },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+pub struct JRoot {
+    j: J,
+}
+
+#[test]
+fn nesting_alone_never_exhausts_the_replay_budget() {
+    // Each untagged level replays what it kept once more: a wide value under 80 of them
+    // is replayed 80 times, as serde reads it again once per level. serde reads these;
+    // so does the stream, at every chunking.
+    for (depth, width) in [(40, 5000), (60, 3000)] {
+        let doc = format!(
+            r#"{{"j":{}{}{}}}"#,
+            r#"{"k":["#.repeat(depth),
+            vec!["1"; width].join(","),
+            "]}".repeat(depth)
+        );
+        let expected: JRoot = serde_json::from_str(&doc).unwrap();
+        for size in [1, 7, doc.len()] {
+            let (_, _, end) = run::<JRoot>(&doc, size);
+            assert_eq!(
+                end.as_ref(),
+                Ok(&expected),
+                "{depth} x {width}, {size}-byte chunks"
+            );
+        }
+    }
 }
 
 /// Internally tagged, its newtype variants wrapping enums of every representation.

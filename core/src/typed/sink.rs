@@ -49,11 +49,16 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     /// once per level, so nesting could otherwise multiply the memory a document takes.
     recorded: usize,
     replay_budget: usize,
-    /// Events from the scanner, and events replayed: a value kept inside kept values is
-    /// replayed once per level it nests in, so replays may take at most
-    /// [`REPLAY_FACTOR`] times the events read (plus [`REPLAY_SLACK`]).
-    live: u64,
+    /// The replays allowed so far, and the events replayed. A value kept inside kept
+    /// values is replayed once per level it nests in (as serde reads it again once per
+    /// untagged level), and an untagged enum may try it once per variant: each event
+    /// read allows its depth plus [`REPLAY_FACTOR`] replays (and [`REPLAY_SLACK`] on top
+    /// of that), so nesting alone never exhausts the budget, while variants tried inside
+    /// variants tried (a cost that multiplies per level) do.
+    allowed: u64,
     replayed: u64,
+    /// The nesting depth of the events read (not replayed).
+    live_depth: u64,
     /// The frames below this level hold a value that was rejected (without fail-fast):
     /// none of them settles, so no event reports a container without its refused member.
     tainted: usize,
@@ -67,7 +72,8 @@ struct Previous<D> {
     span: std::ops::Range<usize>,
 }
 
-/// How many times the events read the replays may send (late tags nested in late tags).
+/// How many times each event read the replays may send it on top of once per level it
+/// nests in (untagged variants tried one after another).
 const REPLAY_FACTOR: u64 = 64;
 /// Replayed events allowed on top of that, whatever the document.
 const REPLAY_SLACK: u64 = 1 << 16;
@@ -89,7 +95,8 @@ impl<T: StreamingModel> TypedSink<T> {
             replaying: Vec::new(),
             recorded: 0,
             replay_budget,
-            live: 0,
+            allowed: REPLAY_SLACK,
+            live_depth: 0,
             replayed: 0,
             tainted: 0,
         }
@@ -136,11 +143,19 @@ impl<T: StreamingModel> TypedSink<T> {
             return;
         }
         match origin {
-            None => self.live += 1,
+            None => {
+                match event {
+                    Event::BeginObject | Event::BeginArray => self.live_depth += 1,
+                    Event::EndObject(_) | Event::EndArray(_) => {
+                        self.live_depth = self.live_depth.saturating_sub(1);
+                    }
+                    _ => {}
+                }
+                self.allowed = self.allowed.saturating_add(REPLAY_FACTOR + self.live_depth);
+            }
             Some(_) => {
                 self.replayed += 1;
-                let allowed = self.live.saturating_mul(REPLAY_FACTOR) + REPLAY_SLACK;
-                if self.replayed > allowed {
+                if self.replayed > self.allowed {
                     let level = self.stack.len().saturating_sub(1);
                     self.over_budget(level, &event);
                     return;
@@ -216,9 +231,11 @@ impl<T: StreamingModel> TypedSink<T> {
             _ => 0..0,
         };
         let message = "values kept to be replayed (members written before a late tag, \
-                       untagged values) nest too deep in one another to replay within the \
-                       stream's budget (memory kept at most 8 times the byte cap, 64 times the \
-                       events read sent again); write tags before the members they select";
+                       untagged values tried variant by variant) took more than the stream's \
+                       budget to replay (memory kept at most 8 times the byte cap; each event \
+                       read sent again at most 64 times more than once per level it nests \
+                       in); write tags before the members they select, or use fewer untagged \
+                       enums inside untagged enums";
         self.rejections.push(Rejection {
             path,
             rejected: Rejected {
