@@ -184,6 +184,77 @@ fn think_tags_split_everywhere() {
 }
 
 #[test]
+fn a_closing_reasoning_tag_the_reply_never_opened_ends_the_reasoning() {
+    // DeepSeek-R1's template opens the block in the prompt: the reply holds only its end.
+    // All before it was reasoning, a complete value included, and the reading starts over.
+    for (input, value) in [
+        (
+            "Okay, the user wants JSON like {\"name\": \"x\"}.\n</think>\n\n{\"name\": \"Bob\"}",
+            r#"{"name":"Bob"}"#,
+        ),
+        // After a second value was ignored too; a held empty container goes with it.
+        (
+            "Draft: {\"a\": 1} or {\"b\": 2}, or [] if none.</THINK>\n```json\n[3]\n```",
+            "[3]",
+        ),
+        (
+            "Use [] if none.</thinking> Answer: {\"a\": 1}",
+            r#"{"a":1}"#,
+        ),
+        // A reply that opened its block: a stray closing tag after it is prose.
+        (
+            "<think>x</think>{\"a\": 1} </think> {\"a\": 2}",
+            r#"{"a":1}"#,
+        ),
+        // Only once: the block is closed.
+        (
+            "{\"a\": 1}</think>{\"b\": 2}</think>{\"c\": 3}",
+            r#"{"b":2}"#,
+        ),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
+    // What follows the tag is read as a first value: its errors are its own, and nothing
+    // from the reasoning stands in for it.
+    let e = fails(
+        &lenient(),
+        b"{\"a\": 1}</think>{\"a\": 2, \"b\": [",
+        ErrorKind::Truncated,
+    );
+    assert_eq!(e.offset(), 31);
+    let e = fails(
+        &lenient(),
+        b"{\"a\": 1}</think> {\"a\": 01}",
+        ErrorKind::Invalid,
+    );
+    assert_eq!(e.offset(), 24);
+    fails(
+        &lenient(),
+        b"{\"a\": 1}</think> nothing",
+        ErrorKind::NoStructure,
+    );
+    // Its warnings went with it.
+    let mut stream = DynamicStream::new();
+    stream
+        .feed(b"{\"a\": 1, \"a\": 2} {\"b\": 1}</think>{\"c\": 3}")
+        .unwrap();
+    assert!(stream.warnings().is_empty(), "{:?}", stream.warnings());
+    assert_eq!(stream.finish().unwrap().to_json(), r#"{"c":3}"#);
+    // The idle limit counts from the tag (before it, the reasoning was prose).
+    at_every_split(
+        &lenient().idle_limit(10),
+        "xxxxxxx</think>yyyyyyy{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    // Strict mode reads no reasoning.
+    fails(
+        &Options::default().strict(true),
+        b"x</think>{}",
+        ErrorKind::Invalid,
+    );
+}
+
+#[test]
 fn false_start_split_everywhere() {
     at_every_split(
         &lenient(),
