@@ -13,12 +13,6 @@ pub struct Options {
     /// fences, reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`), comments and trailing
     /// commas are tolerated).
     ///
-    /// A reasoning block's closing tag in a reply that opened none (`</think>`, as
-    /// DeepSeek-R1 writes it when its prompt opened the block) ends the reasoning: all
-    /// before it is dropped, a complete value included (its fields have settled and were
-    /// reported: they are followed by the answer's), and the reading starts over after
-    /// it, the idle limit too.
-    ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
     /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a

@@ -309,49 +309,6 @@ Now the real one: {"title": "real", "priority": 5, "weights": {"w": 2}}"#;
 }
 
 #[test]
-fn a_value_in_reasoning_the_prompt_opened_is_dropped_at_its_closing_tag() {
-    // The reply holds the end of a `<think>` block its prompt opened: a draft of the
-    // answer in it is no answer, at every chunking, with either policy.
-    let text = br#"The user wants a ticket, so: {"title": "draft", "priority": 1, "weights": {}}.
-Looks right.
-</think>
-
-{"title": "real", "priority": 5, "weights": {"w": 2}}"#;
-    for policy in [SecondRoot::KeepFirst, SecondRoot::KeepLast] {
-        for size in [1, 7, text.len()] {
-            let mut stream = Ticket::stream_with_options(Options::default().second_root(policy));
-            let mut titles = Vec::new();
-            for piece in text.chunks(size) {
-                for field in stream.feed(piece).unwrap() {
-                    if let TicketField::Title(title) = field {
-                        titles.push(title);
-                    }
-                }
-            }
-            // The draft shows the answer alone once the tag has come.
-            assert_eq!(
-                stream.current().and_then(|d| d.title.clone()).as_deref(),
-                Some("real")
-            );
-            assert!(stream.warnings().is_empty(), "{:?}", stream.warnings());
-            let ticket = stream.finish().unwrap();
-            assert_eq!((ticket.title.as_str(), ticket.priority), ("real", 5));
-            assert_eq!(titles, ["draft", "real"], "{size}-byte chunks");
-        }
-    }
-    // Cut inside the answer: a truncation, with the answer's draft, not the reasoning's.
-    let cut = &text[..text.len() - 20];
-    let mut stream = Ticket::stream();
-    stream.feed(cut).unwrap();
-    let error = stream.finish().unwrap_err();
-    assert_eq!(error.kind(), ErrorKind::Truncated);
-    assert_eq!(
-        error.draft().and_then(|d| d.title.clone()).as_deref(),
-        Some("real")
-    );
-}
-
-#[test]
 fn the_stall_guard_ends_a_whitespace_loop() {
     let mut stream = Review::stream_with_options(Options::default().stall_limit(Some(1000)));
     stream.feed(br#"{"verdict": "ship","#).unwrap();

@@ -10,18 +10,10 @@ use crate::sink::Sink;
 /// The reasoning blocks skipped whole, as models open and close them (matched in any case):
 /// DeepSeek's and Qwen's `<think>`, the `<thinking>` of prompted chains of thought, and the
 /// `<reasoning>` of reasoning/answer fine-tunes.
-///
-/// The closing tags are there too (with no closing tag of their own): one in a reply that
-/// opened no block closes a block the prompt opened (DeepSeek-R1's template ends the prompt
-/// with `<think>`), so all that came before it was reasoning (see
-/// `Scanner::reasoning_ended`).
-const REASONING_TAGS: [(&[u8], &[u8]); 6] = [
+const REASONING_TAGS: [(&[u8], &[u8]); 3] = [
     (b"<think>", b"</think>"),
     (b"<thinking>", b"</thinking>"),
     (b"<reasoning>", b"</reasoning>"),
-    (b"</think>", b""),
-    (b"</thinking>", b""),
-    (b"</reasoning>", b""),
 ];
 
 impl Scanner {
@@ -234,7 +226,7 @@ impl Scanner {
 
     /// Matching a reasoning block's opening tag (`REASONING_TAGS`), in any case; anything
     /// else was prose.
-    pub(super) fn think_open<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
+    pub(super) fn think_open(&mut self, b: &[u8], i: usize) -> Step {
         let Some(&c) = b.get(i) else {
             return Ok(i);
         };
@@ -250,28 +242,16 @@ impl Scanner {
         let next = REASONING_TAGS.iter().position(|(open, _)| {
             open.get(..pos) == Some(matched) && open.get(pos) == Some(&c.to_ascii_lowercase())
         });
-        if let Some((t, (open, close))) = next.and_then(|t| Some((t, REASONING_TAGS.get(t)?))) {
+        if let Some((t, (open, _))) = next.and_then(|t| Some((t, REASONING_TAGS.get(t)?))) {
             self.preamble.tag = u8::try_from(t).unwrap_or_default();
-            if pos + 1 < open.len() {
-                self.preamble.tag_pos += 1;
-                return Ok(i + 1);
-            }
-            if !close.is_empty() {
+            if pos + 1 == open.len() {
                 return Ok(self.enter_think(i, pos + 1));
             }
-            if !self.reasoning_opened {
-                self.reasoning_ended(i, sink);
-                return Ok(i + 1);
-            }
-            // A closing tag after a block that closed: prose.
+            self.preamble.tag_pos += 1;
+            return Ok(i + 1);
         }
         self.preamble.prose_seen = true;
-        // After the root (a value ignored past it included), back to what follows it.
-        self.state = if self.done {
-            State::AfterRoot
-        } else {
-            State::Prose
-        };
+        self.state = State::Prose;
         // What looked like a tag was prose: the limit applies to its bytes, from the first
         // one past it (at most a tag's length back, perhaps in the previous chunk).
         let over = self.idle_bytes(i).saturating_sub(self.options.idle_limit);
@@ -285,40 +265,10 @@ impl Scanner {
         Ok(i)
     }
 
-    /// A closing reasoning tag ended at `i` in a reply that opened no reasoning block: the
-    /// prompt opened it, and all that came before was reasoning, not the answer (a draft
-    /// of it, a value in prose, a held empty container). That is dropped (the sink given a
-    /// fresh start, as when a second value replaces the first), with its warnings, and
-    /// the reading starts over after the tag, the idle limit too. Only once: the block is
-    /// closed.
-    fn reasoning_ended<S: Sink>(&mut self, i: usize, sink: &mut S) {
-        if self.done {
-            sink.reset();
-        }
-        self.reasoning_opened = true;
-        self.done = false;
-        self.ignore_rest = false;
-        self.muted = false;
-        self.previous = None;
-        self.empty_root = None;
-        self.refused_root = None;
-        self.false_start = None;
-        self.deep = None;
-        self.stack.clear();
-        self.tentative = false;
-        self.clear_clean();
-        self.warnings.clear();
-        self.think_bytes = self.fed + i as u64 + 1;
-        self.preamble.tag_pos = 0;
-        self.preamble.prose_seen = false;
-        self.state = State::Prose;
-    }
-
     /// The opening tag (`tag_len` bytes, ending at `i`) matched: like the block it opens,
     /// it is not prose for the idle limit.
     fn enter_think(&mut self, i: usize, tag_len: usize) -> usize {
         self.think_bytes += tag_len as u64;
-        self.reasoning_opened = true;
         self.preamble.tag_pos = 0;
         self.state = State::ThinkBody;
         i + 1
@@ -338,12 +288,7 @@ impl Scanner {
                     self.think_bytes += (j + 1 - i) as u64;
                     self.preamble.tag_pos = 0;
                     self.preamble.prose_seen = false;
-                    // After the root, back to what follows it (a value past it ignored).
-                    self.state = if self.done {
-                        State::AfterRoot
-                    } else {
-                        State::Prose
-                    };
+                    self.state = State::Prose;
                     return Ok(j + 1);
                 }
             } else if c == b'<' {

@@ -221,9 +221,6 @@ pub struct Scanner {
     /// under a small cap) is then dropped as prose, and never leaves a fragment of a deeper
     /// value behind as the answer.
     deep: Option<Deep>,
-    /// A reasoning block opened (`<think>`), or one the prompt opened was closed (see
-    /// `Scanner::reasoning_ended`): a closing tag is prose from then on.
-    reasoning_opened: bool,
     /// After a detected second root: everything else is ignored.
     ignore_rest: bool,
     /// Bytes of whitespace in a row inside the value, for the stall guard.
@@ -289,7 +286,6 @@ impl Scanner {
             refused_root: None,
             citation_open: false,
             citation_depth: 0,
-            reasoning_opened: false,
             done: false,
             second_start: 0,
             previous: None,
@@ -598,7 +594,7 @@ impl Scanner {
             State::Prose => self.prose(b, i, sink),
             State::FenceTicks => self.fence_ticks(b, i),
             State::FenceTag => self.fence_tag(b, i),
-            State::ThinkOpen => self.think_open(b, i, sink),
+            State::ThinkOpen => self.think_open(b, i),
             State::ThinkBody => self.think_body(b, i),
             State::CommentSlash => self.comment_slash(b, i),
             State::LineComment => self.line_comment(b, i),

@@ -125,21 +125,7 @@ impl Scanner {
             };
         }
         if self.ignore_rest {
-            // Nothing more is read, but a closing reasoning tag in a reply that opened
-            // no block (see `Scanner::reasoning_ended`).
-            let rest = b.get(i..).unwrap_or_default();
-            if self.reasoning_opened {
-                return Ok(b.len());
-            }
-            return Ok(match rest.iter().position(|&c| c == b'<') {
-                Some(k) => {
-                    self.preamble.tag_pos = 1;
-                    self.preamble.tag = 0;
-                    self.state = State::ThinkOpen;
-                    i + k + 1
-                }
-                None => b.len(),
-            });
+            return Ok(b.len());
         }
         // Read on as prose: a bracket there may start a second value.
         self.preamble.prose_seen = true;
