@@ -1123,3 +1123,54 @@ mod bug_26 {
         );
     }
 }
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+struct MaybeA {
+    a: Option<u32>,
+}
+
+/// `input` through a typed stream fed whole, in 1-byte and in 7-byte chunks: the same
+/// outcome each time, returned.
+fn typed_everywhere<T>(input: &str) -> Result<T, (ErrorKind, u64)>
+where
+    T: StreamingModel<Value = T> + PartialEq + std::fmt::Debug,
+{
+    let run = |size: usize| {
+        let mut stream = TypedStream::<T>::new();
+        for piece in input.as_bytes().chunks(size) {
+            if let Err(e) = stream.push(piece) {
+                return Err((e.kind(), e.offset()));
+            }
+        }
+        stream.finish().map_err(|e| (e.kind(), e.offset()))
+    };
+    let whole = run(input.len().max(1));
+    for size in [1, 7] {
+        assert_eq!(run(size), whole, "{input:?} in {size}-byte chunks");
+    }
+    whole
+}
+
+#[test]
+fn bug_16_nothing_inside_a_bracket_of_the_wrong_shape_is_a_typed_root() {
+    // A typed stream whose root is an object reads an array in prose as prose, to its
+    // closing bracket: the object inside it is no answer (it was, by itself).
+    assert_eq!(
+        typed_everywhere::<MaybeA>("```js\n[1, {\"a\": 5}]\n```\n{\"a\": 6}"),
+        Ok(MaybeA { a: Some(6) })
+    );
+    assert_eq!(
+        typed_everywhere::<MaybeA>("x {} [1, {\"a\": 2}] then {\"a\": 3}"),
+        Ok(MaybeA { a: Some(3) })
+    );
+    assert_eq!(
+        typed_everywhere::<MaybeA>("Use {} if none. Data: [1, {\"a\": 2}]"),
+        Ok(MaybeA { a: None })
+    );
+    // And one whose root is an array reads an object in prose so: the list inside the
+    // example is no answer.
+    assert_eq!(
+        typed_everywhere::<Vec<String>>("Format: {\"tags\": [\"a\"]}. Answer: [\"b\"]"),
+        Ok(vec!["b".to_owned()])
+    );
+}

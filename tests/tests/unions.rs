@@ -4,6 +4,7 @@
 //! written with the tag first (as serde writes) or where a sorted object puts it (often
 //! last), fed in random chunkings (1-byte and 7-byte included): `finish` is the
 //! instance, every event is the instance at its path, drafts only extend.
+#![recursion_limit = "512"]
 
 mod common;
 
@@ -1030,4 +1031,117 @@ fn self_in_a_variant_names_the_enum_and_a_flattened_map_in_a_variant_is_in_its_s
             rest: [("x".to_string(), 2)].into()
         }
     );
+}
+
+/// An untagged newtype enum `U0` around `U1` … around `U72`, each a level of its own
+/// around the same JSON: every level replays the list once more.
+macro_rules! untagged_chain {
+    ($($name:ident => $next:ident,)*) => {
+        $(
+            #[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+            #[serde(untagged)]
+            pub enum $name {
+                V($next),
+            }
+        )*
+    };
+}
+
+untagged_chain! {
+    U0 => U1,
+    U1 => U2,
+    U2 => U3,
+    U3 => U4,
+    U4 => U5,
+    U5 => U6,
+    U6 => U7,
+    U7 => U8,
+    U8 => U9,
+    U9 => U10,
+    U10 => U11,
+    U11 => U12,
+    U12 => U13,
+    U13 => U14,
+    U14 => U15,
+    U15 => U16,
+    U16 => U17,
+    U17 => U18,
+    U18 => U19,
+    U19 => U20,
+    U20 => U21,
+    U21 => U22,
+    U22 => U23,
+    U23 => U24,
+    U24 => U25,
+    U25 => U26,
+    U26 => U27,
+    U27 => U28,
+    U28 => U29,
+    U29 => U30,
+    U30 => U31,
+    U31 => U32,
+    U32 => U33,
+    U33 => U34,
+    U34 => U35,
+    U35 => U36,
+    U36 => U37,
+    U37 => U38,
+    U38 => U39,
+    U39 => U40,
+    U40 => U41,
+    U41 => U42,
+    U42 => U43,
+    U43 => U44,
+    U44 => U45,
+    U45 => U46,
+    U46 => U47,
+    U47 => U48,
+    U48 => U49,
+    U49 => U50,
+    U50 => U51,
+    U51 => U52,
+    U52 => U53,
+    U53 => U54,
+    U54 => U55,
+    U55 => U56,
+    U56 => U57,
+    U57 => U58,
+    U58 => U59,
+    U59 => U60,
+    U60 => U61,
+    U61 => U62,
+    U62 => U63,
+    U63 => U64,
+    U64 => U65,
+    U65 => U66,
+    U66 => U67,
+    U67 => U68,
+    U68 => U69,
+    U69 => U70,
+    U70 => U71,
+    U71 => U72,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+#[serde(untagged)]
+pub enum U72 {
+    Leaf(Vec<String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+pub struct ChainRoot {
+    u: U0,
+}
+
+#[test]
+fn enums_nested_in_enums_stay_within_the_replay_budget_at_every_chunking() {
+    // 72 levels of enums around a list two levels deep in the JSON: each replays the list
+    // once more. serde reads it; so does the stream, whatever the chunking (string
+    // fragments, whose number the chunking decides, are not what the budget counts).
+    let doc = format!(r#"{{"u": [{}]}}"#, vec![r#""abcdefghij""#; 5000].join(","));
+    let expected: ChainRoot = serde_json::from_str(&doc).unwrap();
+    for size in [1, 7, doc.len()] {
+        let (_, _, end) = run::<ChainRoot>(&doc, size);
+        assert_eq!(end.as_ref(), Ok(&expected), "{size}-byte chunks");
+    }
 }

@@ -1,6 +1,7 @@
 //! What models wrap around JSON: prose, fences, `<think>` blocks, comments, text after the
 //! root. Strict mode reaches only [`Scanner::after_root`] and rejects comments.
 
+use super::state::Skip;
 use super::state::State;
 use super::tables::{PROSE_STOP, is_fence_tag, is_ws};
 use super::{Scanner, Step, stop};
@@ -20,22 +21,27 @@ impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
     pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
         let rest = b.get(i..).unwrap_or_default();
-        let in_citation = self.citation_depth > 0;
         let probe = self.preamble.in_code && self.preamble.code_probe;
+        // A skip read on: committed once the idle limit has allowed the bytes it read.
+        let mut skipped_to = None;
         let skip = if probe {
             // A code block that may hold JSON: its first byte that is not whitespace
             // decides (see `code_probe`).
             let first = rest.iter().position(|&c| !is_ws(c));
             if let Some(&c) = first.and_then(|k| rest.get(k)) {
                 self.preamble.code_probe = false;
-                self.preamble.in_code = !matches!(c, b'{' | b'[');
+                let opens = matches!(c, b'{' | b'[') && !self.wrong_shape(c);
+                self.preamble.in_code = !opens;
+                self.preamble.probed = opens;
             }
             first.unwrap_or(rest.len())
         } else if self.preamble.in_code {
             // Inside a code block in another language: only its closing fence matters.
             rest.iter().position(|&c| c == b'`').unwrap_or(rest.len())
-        } else if in_citation {
-            self.citation_rest(rest)
+        } else if let Some(mut skipping) = self.skipping {
+            let (n, over) = skipping.scan(rest);
+            skipped_to = Some((!over).then_some(skipping));
+            n
         } else {
             rest.iter()
                 .position(|&c| PROSE_STOP[usize::from(c)])
@@ -56,6 +62,11 @@ impl Scanner {
                 });
             }
             let at = i + usize::try_from(room - back).unwrap_or(skip);
+            if let Some(mut skipping) = self.skipping.filter(|_| skipped_to.is_some()) {
+                // Only the bytes before the limit were read (as they are in any chunking).
+                let (_, over) = skipping.scan(rest.get(..at - i).unwrap_or_default());
+                self.skipping = (!over).then_some(skipping);
+            }
             return Err(stop(reason, at));
         }
         let (skipped, tail) = rest.split_at(skip);
@@ -63,16 +74,22 @@ impl Scanner {
             self.preamble.prose_seen = true;
         }
         let at = i + skip;
-        if in_citation || probe {
-            // The citation's text was prose, or the code block's first byte decided what
-            // it is: what follows is read again as what it now is.
+        if let Some(skipping) = skipped_to {
+            // The skipped text was prose: what follows it is read as prose again.
+            self.skipping = skipping;
+            return Ok(at);
+        }
+        if probe {
+            // The code block's first byte decided what it is: read on as that.
             return Ok(at);
         }
         match tail.first() {
             None => Ok(at),
             Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) => {
-                // A typed stream knows its root's shape: `as noted in [1]` is prose.
+                // A typed stream knows its root's shape: `as noted in [1]` is prose, to
+                // its closing bracket (nothing inside it is the root).
                 self.preamble.prose_seen = true;
+                self.skipping = Some(Skip::new(c));
                 Ok(at + 1)
             }
             Some(&c @ b'[') if self.citation(c) => {
@@ -118,29 +135,6 @@ impl Scanner {
             && !self.done
             && self.empty_root.is_some()
             && self.root_shape != Some(false)
-    }
-
-    /// The length of a dropped citation's text left in `rest`: up to its closing bracket
-    /// (brackets inside it counted), or to the end of its line if it has none. Nothing in it
-    /// opens a root: `Use {} if none. See [1, {"a": 2}]` holds no answer.
-    fn citation_rest(&mut self, rest: &[u8]) -> usize {
-        for (k, &c) in rest.iter().enumerate() {
-            match c {
-                b'[' => self.citation_depth = self.citation_depth.saturating_add(1),
-                b']' => {
-                    self.citation_depth = self.citation_depth.saturating_sub(1);
-                    if self.citation_depth == 0 {
-                        return k + 1;
-                    }
-                }
-                b'\n' => {
-                    self.citation_depth = 0;
-                    return k;
-                }
-                _ => {}
-            }
-        }
-        rest.len()
     }
 
     /// Bytes of a fence marker count as prose for the idle limit, as the prose around

@@ -198,9 +198,9 @@ pub struct Scanner {
     /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
     /// `[{"a": 1}]`, `[[1]]`); else it is dropped as prose there (`[1]`, `[ ]`).
     citation_open: bool,
-    /// Inside a citation dropped as prose (see `citation`): the brackets open in it. Its
-    /// text is skipped to its closing bracket or the end of its line.
-    citation_depth: u32,
+    /// Prose being skipped to a closing bracket (a citation dropped as prose, a bracket of
+    /// the wrong shape): see [`Skip`](state::Skip).
+    skipping: Option<state::Skip>,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,
     /// Clean-buffer offset where a second root's text begins (the first root's length).
@@ -265,6 +265,7 @@ impl Scanner {
                 prose_seen: false,
                 in_code: false,
                 code_probe: false,
+                probed: false,
                 resume_back: 0,
                 fence_tag: [0; 10],
                 fence_tag_len: 0,
@@ -285,7 +286,7 @@ impl Scanner {
             empty_root: None,
             refused_root: None,
             citation_open: false,
-            citation_depth: 0,
+            skipping: None,
             done: false,
             second_start: 0,
             previous: None,
@@ -717,9 +718,13 @@ impl Scanner {
         Ok(())
     }
 
-    /// Forgets the tentative root (or the second root being checked) and returns to prose.
+    /// Forgets the tentative root (or the second root being checked) and returns to prose
+    /// (or, for one begun at a probed code block's first byte, to that block's code).
     fn drop_root(&mut self) {
         self.deep = None;
+        if std::mem::take(&mut self.preamble.probed) {
+            self.preamble.in_code = true;
+        }
         if self.done {
             self.truncate_clean(self.second_start);
             self.muted = false;
@@ -834,6 +839,7 @@ impl Scanner {
             return;
         }
         self.tentative = false;
+        self.preamble.probed = false;
         if !self.done {
             self.empty_root = None;
             self.refused_root = None;

@@ -167,6 +167,7 @@ impl Scanner {
     /// (see `Scanner::refused_root`).
     pub(super) fn refusable(&self) -> bool {
         !self.done
+            && !self.preamble.probed
             && self.key_pending
             && matches!(
                 self.state,

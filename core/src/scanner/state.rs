@@ -129,9 +129,12 @@ pub(crate) struct Preamble {
     pub(crate) in_code: bool,
     /// The code block is in a language whose blocks may hold JSON (`Preamble::
     /// tag_may_be_json`) and nothing but whitespace has come in it: if its first byte is
-    /// `{` or `[`, a root begins there (tentative, as in prose); anything else makes it
-    /// code, skipped whole.
+    /// `{` or `[` (of the typed root's shape), a root begins there (tentative, as in
+    /// prose); anything else makes it code, skipped whole.
     pub(crate) code_probe: bool,
+    /// The tentative root began at a probed code block's first byte: dropped as a false
+    /// start, it leaves the block code again (skipped to its closing fence).
+    pub(crate) probed: bool,
     /// The fence's language tag, lowercased (at most 10 bytes; longer tags are not JSON).
     pub(crate) fence_tag: [u8; 10],
     pub(crate) fence_tag_len: u8,
@@ -152,8 +155,7 @@ impl Preamble {
     }
 
     /// The fence tag names a language whose code blocks models also put JSON in:
-    /// JavaScript and TypeScript (whose object literals JSON is), plain text, and JSON
-    /// lines.
+    /// JavaScript and TypeScript (whose object literals JSON is), and JSON lines.
     pub(crate) fn tag_may_be_json(&self) -> bool {
         let tag = self
             .fence_tag
@@ -161,16 +163,63 @@ impl Preamble {
             .unwrap_or_default();
         matches!(
             tag,
-            b"js"
-                | b"javascript"
-                | b"ts"
-                | b"typescript"
-                | b"text"
-                | b"txt"
-                | b"plaintext"
-                | b"plain"
-                | b"jsonl"
-                | b"ndjson"
+            b"js" | b"javascript" | b"ts" | b"typescript" | b"jsonl" | b"ndjson"
         )
+    }
+}
+
+/// Text in prose skipped to the bracket that closes the one it began with (a citation
+/// after an empty container, a bracket of the other shape than a typed root's), brackets
+/// inside counted and strings stepped over, or to the end of its line if none does: none
+/// of it begins a root.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Skip {
+    open: u8,
+    close: u8,
+    depth: u32,
+    in_string: bool,
+    escape: bool,
+}
+
+impl Skip {
+    /// Inside the bracket `open` (`[` or `{`), just past it.
+    pub(crate) fn new(open: u8) -> Skip {
+        Skip {
+            open,
+            close: if open == b'{' { b'}' } else { b']' },
+            depth: 1,
+            in_string: false,
+            escape: false,
+        }
+    }
+
+    /// Reads on in `text`: the bytes skipped, and whether the skip ended there (past the
+    /// closing bracket, or before a line break).
+    pub(crate) fn scan(&mut self, text: &[u8]) -> (usize, bool) {
+        for (k, &c) in text.iter().enumerate() {
+            if c == b'\n' {
+                return (k, true);
+            }
+            if self.in_string {
+                match (self.escape, c) {
+                    (true, _) => self.escape = false,
+                    (false, b'\\') => self.escape = true,
+                    (false, b'"') => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            if c == b'"' {
+                self.in_string = true;
+            } else if c == self.open {
+                self.depth = self.depth.saturating_add(1);
+            } else if c == self.close {
+                self.depth = self.depth.saturating_sub(1);
+                if self.depth == 0 {
+                    return (k + 1, true);
+                }
+            }
+        }
+        (text.len(), false)
     }
 }

@@ -28,7 +28,9 @@ impl Scanner {
                     // number (or the array is empty): a citation in the prose, read again
                     // as prose from here, to its closing bracket (none of it is a root).
                     self.drop_root();
-                    self.citation_depth = 1;
+                    if !self.preamble.in_code {
+                        self.skipping = Some(super::state::Skip::new(b'['));
+                    }
                     return Ok(i);
                 }
                 self.citation_open = false;

@@ -229,11 +229,46 @@ fn a_fence_in_another_language_is_prose() {
 }
 
 #[test]
+fn a_false_start_in_a_code_block_leaves_it_code() {
+    // A JavaScript object literal, a TypeScript type: the root at the block's first byte
+    // is a false start, and the rest of the block is code, skipped to its closing fence.
+    for (input, value) in [
+        (
+            "```js\n{\n  model: \"gpt-4o\",\n  messages: [{\"role\": \"user\"}]\n}\n```\nResult: {\"ok\": true}",
+            r#"{"ok":true}"#,
+        ),
+        (
+            "```js\n{ foo: 1 }\nconst x = [{\"a\": 1}];\n```\nAnswer: {\"b\": 2}",
+            r#"{"b":2}"#,
+        ),
+        (
+            "```ts\n{\n  name: string,\n  items: [\"a\"]\n}\n```\nAnswer: {\"name\": \"x\"}",
+            r#"{"name":"x"}"#,
+        ),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
+    // Refused at its first value, it was code, not JSON meant as the answer: a refusal
+    // after it has no structure.
+    fails(
+        &lenient(),
+        b"```ts\n{\n  \"name\": string\n}\n```\nSorry, I cannot help.",
+        ErrorKind::NoStructure,
+    );
+    // A text block is prose's business no more than code's: skipped whole.
+    fails(
+        &lenient(),
+        b"```text\n[1] Smith, 2020.\n```\n",
+        ErrorKind::NoStructure,
+    );
+}
+
+#[test]
 fn a_code_block_that_may_hold_json_is_read_when_it_begins_with_a_bracket() {
     for (input, value) in [
         ("```js\n{\"a\": 1}\n```\n", r#"{"a":1}"#),
         ("```JavaScript\n  \n  [1, 2]\n```", "[1,2]"),
-        ("Here:\n```text\n{\"a\": [true]}\n```", r#"{"a":[true]}"#),
+        ("Here:\n```jsonl\n{\"a\": [true]}\n```", r#"{"a":[true]}"#),
         ("```typescript\n{\"a\": 1}", r#"{"a":1}"#),
         // Code that does not begin with a bracket is skipped whole.
         (
@@ -1374,8 +1409,34 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         ),
         // A citation left open ends with its line.
         ("x {} [1, 2\n{\"a\": 1}", r#"{"a":1}"#),
+        // Brackets in its strings do not count.
+        ("Use {} if none. See [1, \"[\", 2] {\"a\": 1}", r#"{"a":1}"#),
+        (
+            "Use {} if none. See [1, \"\\\"[\", 2] {\"a\": 1}",
+            r#"{"a":1}"#,
+        ),
     ] {
         at_every_split(&lenient(), input, value);
+    }
+    // The idle limit stops inside a citation at the same byte, and leaves the same
+    // citation to read past, at every chunking.
+    for (input, limit) in [
+        ("x {} [1, [2]]", 6),
+        ("Use {} if none. Data: [1, [2], {\"a\": 2}] ok", 22),
+    ] {
+        for limit in limit - 3..limit + 4 {
+            let options = lenient()
+                .idle_limit(limit)
+                .second_root(crate::SecondRoot::KeepLast);
+            let whole = replay(&options, &[input.as_bytes()])
+                .0
+                .map_err(|e| e.to_string());
+            for size in [1, 2, 3, 7] {
+                let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+                let split = replay(&options, &chunks).0.map_err(|e| e.to_string());
+                assert_eq!(split, whole, "{input:?}, limit {limit}, {size}-byte chunks");
+            }
+        }
     }
     // Cut inside such an answer: a truncation, not the empty container.
     fails(

@@ -49,16 +49,16 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     /// once per level, so nesting could otherwise multiply the memory a document takes.
     recorded: usize,
     replay_budget: usize,
-    /// The replays allowed so far, and the events replayed. A value kept inside kept
-    /// values is replayed once per level it nests in (as serde reads it again once per
-    /// untagged level), and an untagged enum may try it once per variant: each event
-    /// read allows its depth plus [`REPLAY_FACTOR`] replays (and [`REPLAY_SLACK`] on top
-    /// of that), so nesting alone never exhausts the budget, while variants tried inside
-    /// variants tried (a cost that multiplies per level) do.
-    allowed: u64,
+    /// Events read (string fragments not counted: how many there are depends on the
+    /// chunking), events replayed, and the deepest the frames have nested. A value kept
+    /// inside kept values is replayed once per level it nests in (serde too reads it
+    /// again once per untagged level), and the levels are frames (of the JSON's nesting
+    /// or of enums inside enums): replays may send at most [`REPLAY_FACTOR`] plus that
+    /// many times the events read (plus [`REPLAY_SLACK`]). Nesting never exhausts that
+    /// budget; it stops a replay that would not end.
+    live: u64,
     replayed: u64,
-    /// The nesting depth of the events read (not replayed).
-    live_depth: u64,
+    levels: u64,
     /// The frames below this level hold a value that was rejected (without fail-fast):
     /// none of them settles, so no event reports a container without its refused member.
     tainted: usize,
@@ -72,9 +72,10 @@ struct Previous<D> {
     span: std::ops::Range<usize>,
 }
 
-/// How many times each event read the replays may send it on top of once per level it
-/// nests in (untagged variants tried one after another).
+/// How many times the events read the replays may send on top of once per level.
 const REPLAY_FACTOR: u64 = 64;
+/// The most levels the replay budget counts (a replay that nests without end is stopped).
+const MAX_REPLAY_LEVELS: u64 = 4096;
 /// Replayed events allowed on top of that, whatever the document.
 const REPLAY_SLACK: u64 = 1 << 16;
 
@@ -95,8 +96,8 @@ impl<T: StreamingModel> TypedSink<T> {
             replaying: Vec::new(),
             recorded: 0,
             replay_budget,
-            allowed: REPLAY_SLACK,
-            live_depth: 0,
+            live: 0,
+            levels: 0,
             replayed: 0,
             tainted: 0,
         }
@@ -144,18 +145,19 @@ impl<T: StreamingModel> TypedSink<T> {
         }
         match origin {
             None => {
-                match event {
-                    Event::BeginObject | Event::BeginArray => self.live_depth += 1,
-                    Event::EndObject(_) | Event::EndArray(_) => {
-                        self.live_depth = self.live_depth.saturating_sub(1);
-                    }
-                    _ => {}
+                if !matches!(event, Event::Fragment(_)) {
+                    self.live += 1;
                 }
-                self.allowed = self.allowed.saturating_add(REPLAY_FACTOR + self.live_depth);
             }
             Some(_) => {
                 self.replayed += 1;
-                if self.replayed > self.allowed {
+                let levels = (self.stack.len() as u64).min(MAX_REPLAY_LEVELS);
+                self.levels = self.levels.max(levels);
+                let allowed = self
+                    .live
+                    .saturating_mul(REPLAY_FACTOR + self.levels)
+                    .saturating_add(REPLAY_SLACK);
+                if self.replayed > allowed {
                     let level = self.stack.len().saturating_sub(1);
                     self.over_budget(level, &event);
                     return;
@@ -231,11 +233,10 @@ impl<T: StreamingModel> TypedSink<T> {
             _ => 0..0,
         };
         let message = "values kept to be replayed (members written before a late tag, \
-                       untagged values tried variant by variant) took more than the stream's \
-                       budget to replay (memory kept at most 8 times the byte cap; each event \
-                       read sent again at most 64 times more than once per level it nests \
-                       in); write tags before the members they select, or use fewer untagged \
-                       enums inside untagged enums";
+                       untagged values) took more than the stream's budget (memory kept at \
+                       most 8 times the byte cap; the events read sent again at most once \
+                       per level they nest in, plus 64 times); write tags before the members \
+                       they select";
         self.rejections.push(Rejection {
             path,
             rejected: Rejected {
