@@ -18,11 +18,12 @@ pub struct Options {
     /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
-    /// a typed stream's root is an array). A code block in another language is skipped
-    /// whole, unless its language may hold JSON (`js`, `ts`, `text`, `jsonl`, …) and it
-    /// begins with `{` or `[`: a value begun in prose. One refused at its first value
-    /// after a key and
-    /// its colon (`Sure: {"a": 01}`) was meant as JSON: if no other value comes, its error
+    /// a typed stream's root is an array; a typed stream skips a bracket of the other shape
+    /// than its root's so too). A code block in another language is skipped whole, unless
+    /// its language may hold JSON (`js`, `ts`, `jsonl`, …) and it begins with `{` or `[`:
+    /// a value begun in prose (a false start leaves the rest of the block code). One
+    /// refused at its first value after a key and its colon (`Sure: {"a": 01}`) was meant
+    /// as JSON: if no other value comes, its error
     /// is the stream's, not [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor
     /// an empty one held in prose. Input that ends inside a value begun in prose is
     /// truncated, whatever came before it, unless the value is no more than `[` (a task
