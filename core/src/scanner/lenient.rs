@@ -173,9 +173,9 @@ impl Scanner {
     /// The fence's language tag, up to the end of the line. A JSON fence (```` ```json ````
     /// or an untagged one): a root right after it is the fenced value, not a tentative one.
     /// A fence in another language opens a code block that is skipped whole, unless it is
-    /// one that may hold JSON (```` ```js ````, ```` ```text ````) and begins with `{` or
-    /// `[`: that is a root begun in prose (tentative). Inside a code block, a fence closes
-    /// it.
+    /// one that may hold JSON (```` ```js ````, ```` ```ts ````, `Preamble::
+    /// tag_may_be_json`) and begins with `{` or `[`: that is a root begun in prose
+    /// (tentative). Inside a code block, a fence closes it.
     pub(super) fn fence_tag(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             self.check_idle(i)?;
