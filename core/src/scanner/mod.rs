@@ -839,7 +839,6 @@ impl Scanner {
             return;
         }
         self.tentative = false;
-        self.preamble.probed = false;
         if !self.done {
             self.empty_root = None;
             self.refused_root = None;

@@ -127,7 +127,11 @@ impl Scanner {
         if self.ignore_rest {
             return Ok(b.len());
         }
-        // Read on as prose: a bracket there may start a second value.
+        // Read on as prose: a bracket there may start a second value. A value read at a
+        // code block's first byte leaves the rest of the block code.
+        if std::mem::take(&mut self.preamble.probed) {
+            self.preamble.in_code = true;
+        }
         self.preamble.prose_seen = true;
         self.state = State::Prose;
         Ok(i)

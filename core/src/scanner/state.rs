@@ -132,8 +132,8 @@ pub(crate) struct Preamble {
     /// `{` or `[` (of the typed root's shape), a root begins there (tentative, as in
     /// prose); anything else makes it code, skipped whole.
     pub(crate) code_probe: bool,
-    /// The tentative root began at a probed code block's first byte: dropped as a false
-    /// start, it leaves the block code again (skipped to its closing fence).
+    /// The root began at a probed code block's first byte: dropped as a false start, or
+    /// complete, it leaves the rest of the block code (skipped to its closing fence).
     pub(crate) probed: bool,
     /// The fence's language tag, lowercased (at most 10 bytes; longer tags are not JSON).
     pub(crate) fence_tag: [u8; 10],

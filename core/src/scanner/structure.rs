@@ -23,10 +23,11 @@ impl Scanner {
                 continue;
             }
             if self.citation_open {
-                if !matches!(c, b'{' | b'[' | b'"' | b't' | b'f' | b'n') {
+                if !matches!(c, b'{' | b'[' | b'"' | b't' | b'f' | b'n' | b'/') {
                     // No line break before its first element, and that element is a
                     // number (or the array is empty): a citation in the prose, read again
                     // as prose from here, to its closing bracket (none of it is a root).
+                    // (A comment before its first element is JSON's, not a citation's.)
                     self.drop_root();
                     if !self.preamble.in_code {
                         self.skipping = Some(super::state::Skip::new(b'['));

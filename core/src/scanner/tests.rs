@@ -255,6 +255,13 @@ fn a_false_start_in_a_code_block_leaves_it_code() {
         b"```ts\n{\n  \"name\": string\n}\n```\nSorry, I cannot help.",
         ErrorKind::NoStructure,
     );
+    // So does a value read there: code after it is no second value.
+    let options = lenient().second_root(crate::SecondRoot::KeepLast);
+    at_every_split(
+        &options,
+        "```js\n{\"a\": 1}\nconst cfg = {\"a\": 2};\n```\n",
+        r#"{"a":1}"#,
+    );
     // A text block is prose's business no more than code's: skipped whole.
     fails(
         &lenient(),
@@ -1409,6 +1416,13 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         ),
         // A citation left open ends with its line.
         ("x {} [1, 2\n{\"a\": 1}", r#"{"a":1}"#),
+        // A comment before its first element is JSON's: no citation.
+        (
+            "Return [] if none. Result: [ // matches\n  \"a\", \"b\"]",
+            r#"["a","b"]"#,
+        ),
+        ("x [] [ /* c */ \"a\"]", r#"["a"]"#),
+        ("x [] [/**/{\"a\": 1}]", r#"[{"a":1}]"#),
         // Brackets in its strings do not count.
         ("Use {} if none. See [1, \"[\", 2] {\"a\": 1}", r#"{"a":1}"#),
         (
