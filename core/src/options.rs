@@ -10,8 +10,8 @@
 #[non_exhaustive]
 pub struct Options {
     /// RFC 8259 only: one value with whitespace around it. Default `false` (lenient: prose,
-    /// fences, reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`), comments and trailing
-    /// commas are tolerated).
+    /// fences, reasoning blocks (`<think>`, `<thinking>`, and `<reasoning>` where the text
+    /// begins), comments and trailing commas are tolerated).
     ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
@@ -19,9 +19,7 @@ pub struct Options {
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; a typed stream skips a bracket of the other shape
-    /// than its root's so too). A code block in another language is skipped whole, unless
-    /// its language may hold JSON (`js`, `ts`, `jsonl`, …) and it begins with `{` or `[`:
-    /// a value begun in prose (a false start leaves the rest of the block code). One
+    /// than its root's so too). A code block in another language is skipped whole. One
     /// refused at its first value after a key and its colon (`Sure: {"a": 01}`) was meant
     /// as JSON: if no other value comes, its error
     /// is the stream's, not [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor

@@ -10,32 +10,24 @@ use crate::sink::Sink;
 
 /// The reasoning blocks skipped whole, as models open and close them (matched in any case):
 /// DeepSeek's and Qwen's `<think>`, the `<thinking>` of prompted chains of thought, and the
-/// `<reasoning>` of reasoning/answer fine-tunes.
+/// `<reasoning>` of reasoning/answer fine-tunes. The third opens a block only where the
+/// reply's text begins (nothing but whitespace or another block before it): it is also a
+/// word prose names (`the answer without the <reasoning> section: {…}`).
 const REASONING_TAGS: [(&[u8], &[u8]); 3] = [
     (b"<think>", b"</think>"),
     (b"<thinking>", b"</thinking>"),
     (b"<reasoning>", b"</reasoning>"),
 ];
+/// The index in [`REASONING_TAGS`] of the tag that opens a block only before any prose.
+const LEADING_ONLY: usize = 2;
 
 impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
     pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
         let rest = b.get(i..).unwrap_or_default();
-        let probe = self.preamble.in_code && self.preamble.code_probe;
         // A skip read on: committed once the idle limit has allowed the bytes it read.
         let mut skipped_to = None;
-        let skip = if probe {
-            // A code block that may hold JSON: its first byte that is not whitespace
-            // decides (see `code_probe`).
-            let first = rest.iter().position(|&c| !is_ws(c));
-            if let Some(&c) = first.and_then(|k| rest.get(k)) {
-                self.preamble.code_probe = false;
-                let opens = matches!(c, b'{' | b'[') && !self.wrong_shape(c);
-                self.preamble.in_code = !opens;
-                self.preamble.probed = opens;
-            }
-            first.unwrap_or(rest.len())
-        } else if self.preamble.in_code {
+        let skip = if self.preamble.in_code {
             // Inside a code block in another language: only its closing fence matters.
             rest.iter().position(|&c| c == b'`').unwrap_or(rest.len())
         } else if let Some(mut skipping) = self.skipping {
@@ -77,10 +69,6 @@ impl Scanner {
         if let Some(skipping) = skipped_to {
             // The skipped text was prose: what follows it is read as prose again.
             self.skipping = skipping;
-            return Ok(at);
-        }
-        if probe {
-            // The code block's first byte decided what it is: read on as that.
             return Ok(at);
         }
         match tail.first() {
@@ -172,10 +160,9 @@ impl Scanner {
 
     /// The fence's language tag, up to the end of the line. A JSON fence (```` ```json ````
     /// or an untagged one): a root right after it is the fenced value, not a tentative one.
-    /// A fence in another language opens a code block that is skipped whole, unless it is
-    /// one that may hold JSON (```` ```js ````, ```` ```ts ````, `Preamble::
-    /// tag_may_be_json`) and begins with `{` or `[`: that is a root begun in prose
-    /// (tentative). Inside a code block, a fence closes it.
+    /// A fence in another language opens a code block that is skipped whole (a JavaScript
+    /// block that begins with an array may go on to call a method on it); inside one, a
+    /// fence closes it.
     pub(super) fn fence_tag(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             self.check_idle(i)?;
@@ -188,7 +175,6 @@ impl Scanner {
                     p.prose_seen = false;
                 } else {
                     p.in_code = true;
-                    p.code_probe = p.tag_may_be_json();
                     p.prose_seen = true;
                 }
                 self.state = State::Prose;
@@ -238,11 +224,14 @@ impl Scanner {
         });
         if let Some((t, (open, _))) = next.and_then(|t| Some((t, REASONING_TAGS.get(t)?))) {
             self.preamble.tag = u8::try_from(t).unwrap_or_default();
-            if pos + 1 == open.len() {
+            if pos + 1 < open.len() {
+                self.preamble.tag_pos += 1;
+                return Ok(i + 1);
+            }
+            if t != LEADING_ONLY || !self.preamble.prose_seen {
                 return Ok(self.enter_think(i, pos + 1));
             }
-            self.preamble.tag_pos += 1;
-            return Ok(i + 1);
+            // A tag named in prose: prose.
         }
         self.preamble.prose_seen = true;
         self.state = State::Prose;

@@ -264,10 +264,8 @@ impl Scanner {
                 tag: 0,
                 prose_seen: false,
                 in_code: false,
-                code_probe: false,
-                probed: false,
                 resume_back: 0,
-                fence_tag: [0; 10],
+                fence_tag: [0; 8],
                 fence_tag_len: 0,
             },
             after_comment: State::ValueStart,
@@ -718,13 +716,9 @@ impl Scanner {
         Ok(())
     }
 
-    /// Forgets the tentative root (or the second root being checked) and returns to prose
-    /// (or, for one begun at a probed code block's first byte, to that block's code).
+    /// Forgets the tentative root (or the second root being checked) and returns to prose.
     fn drop_root(&mut self) {
         self.deep = None;
-        if std::mem::take(&mut self.preamble.probed) {
-            self.preamble.in_code = true;
-        }
         if self.done {
             self.truncate_clean(self.second_start);
             self.muted = false;

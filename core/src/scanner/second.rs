@@ -127,11 +127,7 @@ impl Scanner {
         if self.ignore_rest {
             return Ok(b.len());
         }
-        // Read on as prose: a bracket there may start a second value. A value read at a
-        // code block's first byte leaves the rest of the block code.
-        if std::mem::take(&mut self.preamble.probed) {
-            self.preamble.in_code = true;
-        }
+        // Read on as prose: a bracket there may start a second value.
         self.preamble.prose_seen = true;
         self.state = State::Prose;
         Ok(i)
@@ -171,7 +167,6 @@ impl Scanner {
     /// (see `Scanner::refused_root`).
     pub(super) fn refusable(&self) -> bool {
         !self.done
-            && !self.preamble.probed
             && self.key_pending
             && matches!(
                 self.state,

@@ -127,16 +127,8 @@ pub(crate) struct Preamble {
     pub(crate) prose_seen: bool,
     /// Inside a fenced code block in another language: skipped to its closing fence.
     pub(crate) in_code: bool,
-    /// The code block is in a language whose blocks may hold JSON (`Preamble::
-    /// tag_may_be_json`) and nothing but whitespace has come in it: if its first byte is
-    /// `{` or `[` (of the typed root's shape), a root begins there (tentative, as in
-    /// prose); anything else makes it code, skipped whole.
-    pub(crate) code_probe: bool,
-    /// The root began at a probed code block's first byte: dropped as a false start, or
-    /// complete, it leaves the rest of the block code (skipped to its closing fence).
-    pub(crate) probed: bool,
-    /// The fence's language tag, lowercased (at most 10 bytes; longer tags are not JSON).
-    pub(crate) fence_tag: [u8; 10],
+    /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).
+    pub(crate) fence_tag: [u8; 8],
     pub(crate) fence_tag_len: u8,
     /// Prose resumes here after a dropped false start whose failing byte continued a
     /// character split across chunks: the prose began this many bytes earlier, in the
@@ -152,19 +144,6 @@ impl Preamble {
             .get(..usize::from(self.fence_tag_len))
             .unwrap_or_default();
         matches!(tag, b"" | b"json" | b"jsonc" | b"json5")
-    }
-
-    /// The fence tag names a language whose code blocks models also put JSON in:
-    /// JavaScript and TypeScript (whose object literals JSON is), and JSON lines.
-    pub(crate) fn tag_may_be_json(&self) -> bool {
-        let tag = self
-            .fence_tag
-            .get(..usize::from(self.fence_tag_len))
-            .unwrap_or_default();
-        matches!(
-            tag,
-            b"js" | b"javascript" | b"ts" | b"typescript" | b"jsonl" | b"ndjson"
-        )
     }
 }
 
