@@ -1,8 +1,7 @@
 //! What models wrap around JSON: prose, fences, `<think>` blocks, comments, text after the
 //! root. Strict mode reaches only [`Scanner::after_root`] and rejects comments.
 
-use super::state::Skip;
-use super::state::State;
+use super::state::{Skip, State};
 use super::tables::{PROSE_STOP, is_fence_tag, is_ws};
 use super::{Scanner, Step, stop};
 use crate::error::Reason;

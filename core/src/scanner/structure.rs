@@ -1,6 +1,6 @@
 //! Containers: values, keys, separators and brackets.
 
-use super::state::{Frame, Num, State, StrState};
+use super::state::{Frame, Num, Skip, State, StrState};
 use super::tables::is_ws;
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
@@ -29,9 +29,7 @@ impl Scanner {
                     // as prose from here, to its closing bracket (none of it is a root).
                     // (A comment before its first element is JSON's, not a citation's.)
                     self.drop_root();
-                    if !self.preamble.in_code {
-                        self.skipping = Some(super::state::Skip::new(b'['));
-                    }
+                    self.skipping = Some(Skip::new(b'['));
                     return Ok(i);
                 }
                 self.citation_open = false;
