@@ -18,8 +18,8 @@ pub struct Options {
     /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
-    /// a typed stream's root is an array; a typed stream skips a bracket of the other shape
-    /// than its root's so too). A code block in another language is skipped whole. One
+    /// a typed stream's root is an array; for a typed stream a bracket of the other shape
+    /// than its root's is prose, though a value inside it may be the answer). A code block in another language is skipped whole. One
     /// refused at its first value after a key and its colon (`Sure: {"a": 01}`) was meant
     /// as JSON: if no other value comes, its error
     /// is the stream's, not [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor

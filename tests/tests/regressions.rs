@@ -1151,26 +1151,59 @@ where
     whole
 }
 
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+struct Scored {
+    score: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+struct Named {
+    name: String,
+}
+
 #[test]
-fn bug_16_nothing_inside_a_bracket_of_the_wrong_shape_is_a_typed_root() {
-    // A typed stream whose root is an object reads an array in prose as prose, to its
-    // closing bracket: the object inside it is no answer (it was, by itself).
+fn bug_16_a_bracket_of_the_wrong_shape_for_a_typed_root_is_prose_but_only_the_bracket() {
+    // A code block whose value has the other shape stays code: the object inside it is
+    // no answer.
     assert_eq!(
         typed_everywhere::<MaybeA>("```js\n[1, {\"a\": 5}]\n```\n{\"a\": 6}"),
         Ok(MaybeA { a: Some(6) })
     );
+    // A bracket left open on the answer's line does not hide the answer (skipping it to
+    // its closing bracket or the line's end did: NoStructure).
     assert_eq!(
-        typed_everywhere::<MaybeA>("x {} [1, {\"a\": 2}] then {\"a\": 3}"),
-        Ok(MaybeA { a: Some(3) })
+        typed_everywhere::<Scored>("Confidence is in [0, 1): {\"score\": 0.7}"),
+        Ok(Scored { score: 0.7 })
     );
     assert_eq!(
-        typed_everywhere::<MaybeA>("Use {} if none. Data: [1, {\"a\": 2}]"),
-        Ok(MaybeA { a: None })
+        typed_everywhere::<Scored>("Type `[` to open a list: {\"score\": 1}"),
+        Ok(Scored { score: 1.0 })
     );
-    // And one whose root is an array reads an object in prose so: the list inside the
-    // example is no answer.
     assert_eq!(
-        typed_everywhere::<Vec<String>>("Format: {\"tags\": [\"a\"]}. Answer: [\"b\"]"),
-        Ok(vec!["b".to_owned()])
+        typed_everywhere::<Scored>("Sizes [12\" pizza] -> {\"score\": 2}"),
+        Ok(Scored { score: 2.0 })
+    );
+    // The answer wrapped in an array is read at its first element, wherever the line
+    // breaks fall (skipping the array took the second element when a break followed
+    // the first).
+    for input in [
+        "Output: [{\"name\": \"a\"}, {\"name\": \"b\"}]",
+        "Output: [{\"name\": \"a\"},\n {\"name\": \"b\"}]",
+    ] {
+        assert_eq!(
+            typed_everywhere::<Named>(input),
+            Ok(Named { name: "a".into() }),
+            "{input:?}"
+        );
+    }
+    // For a root array, a list wrapped in an object is read.
+    assert_eq!(
+        typed_everywhere::<Vec<Named>>("Wrapped: {\"items\": [{\"name\": \"x\"}]}"),
+        Ok(vec![Named { name: "x".into() }])
+    );
+    // A cut after an open bracket of the wrong shape is a cut answer, not no answer.
+    assert_eq!(
+        typed_everywhere::<Named>("Result: [{\"name\": \"a").map_err(|(kind, _)| kind),
+        Err(ErrorKind::Truncated)
     );
 }

@@ -1,7 +1,7 @@
 //! What models wrap around JSON: prose, fences, `<think>` blocks, comments, text after the
 //! root. Strict mode reaches only [`Scanner::after_root`] and rejects comments.
 
-use super::state::{Skip, State};
+use super::state::State;
 use super::tables::{PROSE_STOP, is_fence_tag, is_ws};
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
@@ -73,10 +73,11 @@ impl Scanner {
         match tail.first() {
             None => Ok(at),
             Some(&c @ (b'{' | b'[')) if self.wrong_shape(c) => {
-                // A typed stream knows its root's shape: `as noted in [1]` is prose, to
-                // its closing bracket (nothing inside it is the root).
+                // A typed stream knows its root's shape: `as noted in [1]` is prose. Only
+                // the bracket is: an answer inside it is still read (`Output: [{..}]`
+                // for an object root), and one left open does not hide the rest of the
+                // line (`in [0, 1): {..}`).
                 self.preamble.prose_seen = true;
-                self.skipping = Some(Skip::new(c));
                 Ok(at + 1)
             }
             Some(&c @ b'[') if self.citation(c) => {

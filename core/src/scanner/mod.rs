@@ -198,8 +198,8 @@ pub struct Scanner {
     /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
     /// `[{"a": 1}]`, `[[1]]`); else it is dropped as prose there (`[1]`, `[ ]`).
     citation_open: bool,
-    /// Prose being skipped to a closing bracket (a citation dropped as prose, a bracket of
-    /// the wrong shape): see [`Skip`](state::Skip).
+    /// Prose being skipped to a closing bracket (a citation dropped as prose): see
+    /// [`Skip`](state::Skip).
     skipping: Option<state::Skip>,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,

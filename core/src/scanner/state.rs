@@ -148,9 +148,8 @@ impl Preamble {
 }
 
 /// Text in prose skipped to the bracket that closes the one it began with (a citation
-/// after an empty container, a bracket of the other shape than a typed root's), brackets
-/// inside counted and strings stepped over, or to the end of its line if none does: none
-/// of it begins a root.
+/// after an empty container), brackets inside counted and strings stepped over, or to the
+/// end of its line if none does: none of it begins a root.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Skip {
     open: u8,
