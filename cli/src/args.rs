@@ -21,6 +21,7 @@ pub(crate) const REPLAY_HELP: &str = "\
 usage: settled replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
                       [--emit full|settled|final] [--sse openai|openai-responses|anthropic]
                       [--keep-last] [--idle-limit N] [--stall-limit N]
+                      [--starts-in-reasoning]
 
 Feeds a recorded model response to the settled scanner and prints one NDJSON line per chunk
 (the snapshot and the values that settled in it), then a final `done` line. When live
@@ -60,6 +61,10 @@ chunk's line comes again, with only what the end settled.
                     so a reasoning loop runs to --max-bytes
   --stall-limit N   bytes of whitespace in a row inside the value after which it ends
                     with `stalled` (default: no limit)
+  --starts-in-reasoning
+                    the input begins inside a <think> block opened by the prompt
+                    (DeepSeek-R1, QwQ served raw): everything up to the first
+                    </think> is skipped, JSON included
 
 exit status: 0 after a value, 1 after an error, 2 on a usage error";
 
@@ -180,6 +185,7 @@ fn replay(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
             }
             "--sse" => sse = Some(value("--sse")?.parse()?),
             "--keep-last" => options.second_root = settled::SecondRoot::KeepLast,
+            "--starts-in-reasoning" => options.starts_in_reasoning = true,
             "--idle-limit" => {
                 options.idle_limit = number("--idle-limit", &value("--idle-limit")?)?;
             }
@@ -219,7 +225,7 @@ mod tests {
     #[test]
     fn parses_every_flag() {
         let Ok(Command::Replay(r)) = parse_str(
-            "replay --strict --split 7 --max-bytes 100 --max-depth 3 --emit settled --keep-last --idle-limit 0 --stall-limit 1",
+            "replay --strict --split 7 --max-bytes 100 --max-depth 3 --emit settled --keep-last --idle-limit 0 --stall-limit 1 --starts-in-reasoning",
         ) else {
             panic!("expected a replay command");
         };
@@ -231,6 +237,7 @@ mod tests {
         assert_eq!(r.options.second_root, settled::SecondRoot::KeepLast);
         assert_eq!(r.options.idle_limit, 0);
         assert_eq!(r.options.stall_limit, Some(1));
+        assert!(r.options.starts_in_reasoning);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! ```text
 //! settled replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--max-depth N]
 //!                [--emit full|settled|final] [--sse openai|openai-responses|anthropic]
-//!                [--keep-last] [--idle-limit N] [--stall-limit N] < response.txt
+//!                [--keep-last] [--idle-limit N] [--stall-limit N]
+//!                [--starts-in-reasoning] < response.txt
 //! settled --help | settled replay --help | settled --version
 //! ```
 

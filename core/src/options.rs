@@ -19,13 +19,13 @@ pub struct Options {
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; for a typed stream a bracket of the other shape
-    /// than its root's is prose, though a value inside it may be the answer). A code block in another language is skipped whole. One
-    /// refused at its first value after a key and its colon (`Sure: {"a": 01}`) was meant
-    /// as JSON: if no other value comes, its error
-    /// is the stream's, not [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor
-    /// an empty one held in prose. Input that ends inside a value begun in prose is
-    /// truncated, whatever came before it, unless the value is no more than `[` (a task
-    /// list's `- [ `).
+    /// than its root's is prose, though a value inside it may be the answer). A code block
+    /// in another language is skipped whole. One refused at its first value after a key
+    /// and its colon (`Sure: {"a": 01}`) was meant as JSON: if no other value comes, its
+    /// error is the stream's, not
+    /// [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor an empty one held in
+    /// prose. Input that ends inside a value begun in prose is truncated, whatever came
+    /// before it, unless the value is no more than `[` (a task list's `- [ `).
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,
@@ -58,6 +58,31 @@ pub struct Options {
     /// no container that holds it settles, and `finish` returns the error. Off, whatever
     /// this says, under [`SecondRoot::KeepLast`].
     pub fail_fast: bool,
+    /// The input begins inside a `<think>` block whose opening tag was in the prompt, not
+    /// the reply: everything up to the first `</think>` is reasoning, skipped whole (JSON
+    /// in it is no value). Default `false`.
+    ///
+    /// For reasoning models served raw whose chat template writes `<think>` at the end of
+    /// the prompt (DeepSeek-R1, QwQ): their reply is `…reasoning…</think>` then the answer,
+    /// and a draft of the answer in the reasoning would otherwise be taken for the value
+    /// (what has settled cannot be taken back when the `</think>` comes). Set it only when
+    /// the reply is known to carry the closing tag: with it, a reply that has none ends
+    /// with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) (the input ended
+    /// inside a reasoning block). Lenient mode only; ignored under [`Options::strict`].
+    ///
+    /// ```
+    /// use settled::{DynamicStream, Options};
+    ///
+    /// let options = Options::default().starts_in_reasoning(true);
+    /// let mut stream = DynamicStream::with_options(options);
+    /// stream.feed(br#"So {"name": "Bob"}? No, the user said Alice.</think>"#)?;
+    /// assert!(stream.draft().is_none());
+    /// stream.feed(br#"{"name": "Alice"}"#)?;
+    /// let value = stream.finish()?;
+    /// assert_eq!(value.root().unwrap().to_json(), r#"{"name":"Alice"}"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub starts_in_reasoning: bool,
 }
 
 /// The deepest container nesting `serde_json` reads (128 nested containers fail with
@@ -94,6 +119,7 @@ impl Default for Options {
             stall_limit: Some(16 * 1024),
             second_root: SecondRoot::KeepFirst,
             fail_fast: true,
+            starts_in_reasoning: false,
         }
     }
 }
@@ -132,6 +158,12 @@ impl Options {
     /// Sets [`Options::fail_fast`].
     pub fn fail_fast(mut self, fail_fast: bool) -> Self {
         self.fail_fast = fail_fast;
+        self
+    }
+
+    /// Sets [`Options::starts_in_reasoning`].
+    pub fn starts_in_reasoning(mut self, starts_in_reasoning: bool) -> Self {
+        self.starts_in_reasoning = starts_in_reasoning;
         self
     }
 

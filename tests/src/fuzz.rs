@@ -620,7 +620,7 @@ fn replay_text(deltas: &[Delta]) {
 
 /// Options at their edges, read from three bytes: depth, byte cap, idle limit, strictness
 /// and the second-root policy from the first; a "small" limit from the second; the stall
-/// guard from the third.
+/// guard and whether the input starts in reasoning from the third.
 pub fn edge_options(bytes: [u8; 3]) -> Options {
     let [flags, small, stall] = bytes;
     let small = u64::from(small % 64) + 2;
@@ -641,6 +641,7 @@ pub fn edge_options(bytes: [u8; 3]) -> Options {
         .stall_limit(stall_limit)
         .strict(flags & 0x40 != 0)
         .second_root(second_root)
+        .starts_in_reasoning(stall & 4 != 0)
 }
 
 /// Limits at their edges: the first three bytes choose the [`Options`]

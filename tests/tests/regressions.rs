@@ -1207,3 +1207,26 @@ fn bug_16_a_bracket_of_the_wrong_shape_for_a_typed_root_is_prose_but_only_the_br
         Err(ErrorKind::Truncated)
     );
 }
+
+#[test]
+fn a_typed_reply_that_starts_in_reasoning_takes_the_answer_after_the_closing_tag() {
+    // DeepSeek-R1 served raw: its template opened `<think>` in the prompt.
+    let input = "The user wants a name. Maybe {\"name\": \"Bob\"}? No: Alice.\n</think>\n\n{\"name\": \"Alice\"}";
+    let options = Options::default().starts_in_reasoning(true);
+    for size in [1, 7, input.len()] {
+        let mut stream = TypedStream::<Named>::with_options(options.clone());
+        let mut names = Vec::new();
+        for piece in input.as_bytes().chunks(size) {
+            for field in stream.feed(piece).unwrap() {
+                names.push(format!("{field:?}"));
+            }
+        }
+        assert_eq!(names, [r#"Name("Alice")"#], "{size}-byte chunks");
+        assert_eq!(
+            stream.finish().unwrap(),
+            Named {
+                name: "Alice".into()
+            }
+        );
+    }
+}

@@ -234,6 +234,9 @@ impl Scanner {
     pub fn new(options: Options) -> Self {
         let state = if options.strict {
             State::ValueStart
+        } else if options.starts_in_reasoning {
+            // Inside the block the prompt opened: `tag` 0 is `<think>`'s.
+            State::ThinkBody
         } else {
             State::Prose
         };

@@ -1201,6 +1201,46 @@ fn reasoning_tags_match_in_any_case() {
 }
 
 #[test]
+fn a_reply_that_starts_in_reasoning_skips_to_the_first_closing_tag() {
+    let options = lenient().starts_in_reasoning(true);
+    for (input, expected) in [
+        // DeepSeek-R1 served raw: a draft of the answer in the reasoning is no value.
+        (
+            "Okay, so {\"s\": \"draft\"}. Wait.\n</think>\n\n{\"s\":\"x\"}",
+            r#"{"s":"x"}"#,
+        ),
+        ("</think>```json\n[1, 2]\n```", "[1,2]"),
+        // The tag in any case; another block after it is read as usual.
+        ("a [1] b</THINK>[\"x\"]", r#"["x"]"#),
+        (
+            "r</think><think>{\"s\":\"no\"}</think>{\"s\":\"x\"}",
+            r#"{"s":"x"}"#,
+        ),
+        // Only `</think>` closes it: another tag's closer is reasoning.
+        (
+            "</thinking>{\"s\":\"no\"}</think>{\"s\":\"x\"}",
+            r#"{"s":"x"}"#,
+        ),
+    ] {
+        at_every_split(&options, input, expected);
+    }
+    // Without the closing tag, the whole reply is reasoning.
+    let error = fails(&options, br#"{"s": "x"}"#, ErrorKind::NoStructure);
+    assert!(error.to_string().contains("reasoning block"), "{error}");
+    // Reasoning does not count against the idle limit.
+    let tight = options.clone().idle_limit(4);
+    at_every_split(&tight, "a long line of thought</think>[1]", "[1]");
+    // Strict mode reads RFC 8259 JSON only, whatever this says.
+    at_every_split(&strict().starts_in_reasoning(true), "[1]", "[1]");
+    // Off by default: the draft in the reasoning is the value.
+    at_every_split(
+        &lenient(),
+        "so {\"s\":\"d\"}</think>{\"s\":\"x\"}",
+        r#"{"s":"d"}"#,
+    );
+}
+
+#[test]
 fn brackets_in_prose_are_false_starts_until_a_member_is_confirmed() {
     // A number or literal is a member once a separator follows it; a template's colon
     // confirms nothing.
