@@ -197,8 +197,9 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 /// inside that is not the last flattened struct (or that follows a struct that flattens
 /// fields of its own); a generic model is checked where the flattened types do not name
 /// its parameters. Unit structs, unions, enums with data
-/// and const parameters, flattened enums, `Option`s and other collections, and borrowed
-/// fields (`&'a str`) are compile errors that say what to do instead. Models need `Debug` and `Deserialize`; unit enums
+/// and const parameters, flattened enums, type parameters, `Option`s and other
+/// collections, and borrowed fields (`&'a str`) are compile errors that say what to do
+/// instead. Models need `Debug` and `Deserialize`; unit enums
 /// also `Clone`, `PartialEq` and `Serialize` (their draft is the value itself).
 ///
 /// The final value is assembled from what settled, the way serde's own derive reads the

@@ -57,6 +57,13 @@ pub(crate) fn check(model: &Model<'_>, errors: &mut Vec<syn::Error>) {
                 "`#[serde(flatten)]` of this type cannot be streamed: flatten a struct, or a \
                  `HashMap` or `BTreeMap` (which takes the keys no field reads)",
             ));
+        } else if field.flatten && is_type_param(model, field.ty) {
+            errors.push(syn::Error::new_spanned(
+                field.ty,
+                "a type parameter cannot be flattened into a streamed struct: its keys must be \
+                 known where the struct is declared. Flatten a concrete model type, or drop \
+                 `flatten` and nest it under its own key",
+            ));
         } else if field.flatten && field.attrs.atomic.get().is_some() {
             errors.push(syn::Error::new_spanned(
                 field.original,
@@ -155,4 +162,19 @@ fn check_generated_names(fields: &[Field<'_>], errors: &mut Vec<syn::Error>) {
             }
         }
     }
+}
+
+/// `ty` is one of the model's own type parameters, written bare (`T`).
+fn is_type_param(model: &Model<'_>, ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    path.qself.is_none()
+        && path.path.get_ident().is_some_and(|ident| {
+            model
+                .input
+                .generics
+                .type_params()
+                .any(|param| param.ident == *ident)
+        })
 }

@@ -14,7 +14,7 @@ mod structure;
 mod tables;
 
 use crate::error::{Error, Reason};
-use crate::options::Options;
+use crate::options::{Options, SecondRoot};
 use crate::sink::{Raw, Sink};
 use state::{Frame, Num, Preamble, State, StrState};
 
@@ -500,6 +500,7 @@ impl Scanner {
         self.deep_is_json()?;
         if self.done && (self.tentative || self.muted || self.in_prose()) {
             if self.tentative || self.muted {
+                self.note_cut_second_root();
                 self.drop_root();
             }
             return Ok(());
@@ -549,6 +550,10 @@ impl Scanner {
             return Err(error.clone());
         }
         self.deep_is_json()?;
+        if self.done && (self.tentative || self.muted) {
+            self.note_cut_second_root();
+            self.drop_root();
+        }
         if self.is_complete() || self.restore_previous(sink, second::WarningKind::SecondValueCut) {
             return Ok(());
         }
@@ -761,6 +766,26 @@ impl Scanner {
         }
         self.drop_root();
         i + 1
+    }
+
+    /// The input ended inside a second root not yet confirmed: unless it is no more than
+    /// prose could be (`[` and spaces, as for a first root: `cut_in_tentative_root`), a
+    /// value was cut there (`{"a": 0}` then ```` ```json ```` and `{"a": 1`), and the
+    /// warning says so, naming the value kept: the first, whatever the policy.
+    fn note_cut_second_root(&mut self) {
+        let at = self.second_start.saturating_sub(self.window.base);
+        let cut = matches!(self.state, State::Key | State::Str)
+            || self
+                .clean
+                .get(at..)
+                .is_some_and(|text| text.iter().any(|&b| !matches!(b, b'[' | b' ' | b'\t')));
+        if cut && !self.stack.is_empty() {
+            let kind = match self.options.second_root {
+                SecondRoot::KeepFirst => second::WarningKind::SecondValueIgnored,
+                SecondRoot::KeepLast => second::WarningKind::SecondValueCut,
+            };
+            self.warn(kind, self.second_offset);
+        }
     }
 
     /// The input ends (or a limit stops the reading) with no root but an empty container

@@ -1,6 +1,6 @@
 //! Unit tests: every lenient rule, every error kind, every split state at every position.
 
-use crate::{DynamicStream, Error, ErrorKind, Options};
+use crate::{DynamicStream, Error, ErrorKind, Options, SecondRoot};
 
 /// Feeds `chunks` and returns the final JSON (or the error) and every snapshot taken after
 /// a chunk.
@@ -1511,6 +1511,64 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
 
 /// Warnings come in input order and are the same at every chunking, the cap included:
 /// a chunk's duplicate keys are noted after its second value, and take their place.
+#[test]
+fn a_second_value_cut_before_it_was_confirmed_is_noted() {
+    use crate::WarningKind::{SecondValueCut, SecondValueIgnored};
+    // The first value stands (whatever the policy), and a warning says a later one was cut
+    // (with none, a keep-last stream gave the template's value back as if it were the
+    // answer), at the end of input and at a provider's cut alike.
+    let ending = |input: &str, policy: SecondRoot, size: usize, cut: bool| {
+        let mut stream = DynamicStream::with_options(Options::default().second_root(policy));
+        for chunk in input.as_bytes().chunks(size) {
+            stream.feed(chunk).unwrap();
+        }
+        let ended = if cut {
+            stream.cut_input("length")
+        } else {
+            stream.end_input()
+        };
+        assert_eq!(ended.map_err(|e| e.kind()), Ok(()), "{input:?}");
+        let warnings: Vec<_> = stream
+            .warnings()
+            .iter()
+            .map(|w| (w.offset, w.kind))
+            .collect();
+        (stream.draft().map(|v| v.to_json()), warnings)
+    };
+    for (input, at) in [
+        ("Format: {\"a\": 0}\n\n```json\n{\"a\": 87", Some(26)),
+        ("{\"a\":0} {\"b\": 2", Some(8)),
+        ("{\"a\":0} {\"b\":", Some(8)),
+        ("{\"a\":0} {", Some(8)),
+        ("{\"a\":0}\n```json\n[\n", Some(16)),
+        // No more than prose could be: a task list's `- [ `.
+        ("{\"a\":0}\n- [ ", None),
+        ("{\"a\":0} then", None),
+    ] {
+        for (policy, kind) in [
+            (SecondRoot::KeepFirst, SecondValueIgnored),
+            (SecondRoot::KeepLast, SecondValueCut),
+        ] {
+            for cut in [false, true] {
+                let whole = ending(input, policy, input.len(), cut);
+                let noted: Vec<_> = at.map(|at| (at, kind)).into_iter().collect();
+                assert_eq!(
+                    whole,
+                    (Some(r#"{"a":0}"#.to_owned()), noted),
+                    "{input:?} {policy:?}"
+                );
+                for size in [1, 7] {
+                    assert_eq!(
+                        ending(input, policy, size, cut),
+                        whole,
+                        "{input:?} in {size}s"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn warnings_are_in_input_order_at_every_chunking() {
     let mut input = String::from("{\"a\":1");
