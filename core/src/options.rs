@@ -14,8 +14,10 @@ pub struct Options {
     /// begins), comments and trailing commas are tolerated).
     ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
-    /// confirmed (`fill in the {fields}` is prose), and an empty one only if no other value
-    /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
+    /// confirmed (`fill in the {fields}` is prose; so is `[NOTE]` where the reply begins,
+    /// though an array there that fails before its first member is confirmed is the error
+    /// if no other value comes, and an empty one there is the value), and an empty one only
+    /// if no other value comes before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; for a typed stream a bracket of the other shape

@@ -173,6 +173,7 @@ impl Scanner {
                     p.prose_seen = true;
                 } else if p.tag_is_json() {
                     p.prose_seen = false;
+                    p.fenced = true;
                 } else {
                     p.in_code = true;
                     p.prose_seen = true;
@@ -271,6 +272,7 @@ impl Scanner {
                     self.think_bytes += (j + 1 - i) as u64;
                     self.preamble.tag_pos = 0;
                     self.preamble.prose_seen = false;
+                    self.preamble.fenced = false;
                     self.state = State::Prose;
                     return Ok(j + 1);
                 }

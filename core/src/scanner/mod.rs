@@ -193,6 +193,10 @@ pub struct Scanner {
     /// no other root is confirmed, this is what the reading ends with (not `NoStructure`,
     /// nor an empty container held in prose).
     refused_root: Option<Error>,
+    /// The tentative root is an array where the reply begins (no prose before it): read
+    /// tentatively (`[NOTE] …` opens replies too), but refused like a root after a key
+    /// and its colon if it fails before its first member is confirmed (`[01]`).
+    bare_array: bool,
     /// The tentative root is an array opened where a citation would be (see
     /// `citation`): it is read as JSON only if a line break comes before its first
     /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
@@ -266,6 +270,7 @@ impl Scanner {
                 tag_pos: 0,
                 tag: 0,
                 prose_seen: false,
+                fenced: false,
                 in_code: false,
                 resume_back: 0,
                 fence_tag: [0; 8],
@@ -286,6 +291,7 @@ impl Scanner {
             false_start: None,
             empty_root: None,
             refused_root: None,
+            bare_array: false,
             citation_open: false,
             skipping: None,
             done: false,
@@ -526,7 +532,7 @@ impl Scanner {
                 Reason::EofBeforeStrictValue
             }
             State::ValueStart if self.stack.is_empty() => Reason::EofBeforeValue,
-            _ if self.tentative => Reason::EofInTentativeRoot,
+            _ if self.tentative && !self.bare_array => Reason::EofInTentativeRoot,
             State::Str | State::Key => Reason::EofWhileParsingString,
             State::Number => Reason::EofWhileParsingNumber,
             State::Literal => Reason::EofWhileParsingValue,

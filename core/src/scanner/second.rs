@@ -163,15 +163,16 @@ impl Scanner {
         self.tentative && kind == ErrorKind::Invalid
     }
 
-    /// The tentative first root failed at its first value, after a key and its colon
-    /// (see `Scanner::refused_root`).
+    /// The tentative first root failed at its first value, after a key and its colon, or
+    /// it is an array where the reply begins (see `Scanner::refused_root`).
     pub(super) fn refusable(&self) -> bool {
         !self.done
-            && self.key_pending
-            && matches!(
-                self.state,
-                State::ValueStart | State::Number | State::Literal | State::AfterValue
-            )
+            && (self.bare_array
+                || self.key_pending
+                    && matches!(
+                        self.state,
+                        State::ValueStart | State::Number | State::Literal | State::AfterValue
+                    ))
     }
 
     /// A root read in prose (a first or a second one) and not yet confirmed nested past

@@ -125,6 +125,8 @@ pub(crate) struct Preamble {
     pub(crate) tag: u8,
     /// Non-whitespace prose precedes the next `{`/`[`: a root there is tentative.
     pub(crate) prose_seen: bool,
+    /// A JSON fence opened, and no prose has come since: a root here is its value.
+    pub(crate) fenced: bool,
     /// Inside a fenced code block in another language: skipped to its closing fence.
     pub(crate) in_code: bool,
     /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).

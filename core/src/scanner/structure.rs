@@ -60,12 +60,14 @@ impl Scanner {
         }
     }
 
-    /// `c` begins an element of a tentative root array, of another shape than the
+    /// `c` begins an element of a tentative root array in prose (one where the reply
+    /// begins is the answer, whatever serde then says of it), of another shape than the
     /// stream's elements have ([`Scanner::expect_elements`]): a scalar where containers
     /// are, or an object where arrays are (serde reads a struct from an array too, so an
     /// array may stand for an object).
     fn wrong_element(&self, c: u8) -> bool {
         self.tentative
+            && !self.bare_array
             && self.stack.len() == 1
             && self.stack.last().is_some_and(|frame| !frame.object)
             && self
@@ -178,7 +180,11 @@ impl Scanner {
         } else {
             self.clear_clean();
         }
-        self.tentative = self.preamble.prose_seen;
+        // A root after prose is tentative; so is an array where the reply begins (`[NOTE]`,
+        // `[Link](…)`, `[2024-01-01]` open replies as often as a list does), but not a
+        // value a JSON fence holds.
+        self.bare_array = c == b'[' && !self.done && !self.preamble.prose_seen;
+        self.tentative = self.preamble.prose_seen || (self.bare_array && !self.preamble.fenced);
         self.begin_value(b, c, i, sink)
     }
 
@@ -307,9 +313,10 @@ impl Scanner {
     pub(super) fn close<S: Sink>(&mut self, i: usize, sink: &mut S) -> Step {
         if self.tentative {
             if let [root] = self.stack.as_slice() {
-                if !root.has_member && self.scalar_pending.is_none() {
-                    // An empty container in prose confirms nothing: a first root is held
-                    // in case no other comes, a second one is prose.
+                // An empty container in prose confirms nothing: a first root is held in
+                // case no other comes, a second one is prose. An empty array where the
+                // reply begins is the value, as it always was.
+                if !root.has_member && self.scalar_pending.is_none() && !self.bare_array {
                     if self.done {
                         self.drop_root();
                         return Ok(i + 1);

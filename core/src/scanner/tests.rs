@@ -1241,6 +1241,49 @@ fn a_reply_that_starts_in_reasoning_skips_to_the_first_closing_tag() {
 }
 
 #[test]
+fn a_bracket_where_the_reply_begins_may_be_prose() {
+    // A reply may open with a bracketed tag, a link or a date: not JSON, and the answer
+    // after it is read (it was `Invalid` at byte 1).
+    for input in [
+        "[NOTE] this is it:\n{\"a\": 1}",
+        "[INFO] {\"a\": 1}",
+        "[Link](http://x.com) then {\"a\": 1}",
+        "[2024-01-01] log {\"a\": 1}",
+        "[1/3] here {\"a\": 1}",
+        "[[wiki]] {\"a\": 1}",
+        "<think>x</think>\n[INFO] {\"a\": 1}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+    // An array that is JSON is the answer, an empty one too; what follows it is ignored.
+    at_every_split(&lenient(), "[1, 2] then {\"a\": 1}", "[1,2]");
+    at_every_split(&lenient(), "[] then {\"a\": 1}", "[]");
+    at_every_split(&lenient(), "[ ]\n{\"a\": 1}", "[]");
+    at_every_split(&lenient(), "[\"a\"] {\"a\": 1}", r#"["a"]"#);
+    // Refused before its first member, with nothing after it: its own error, as before.
+    for (input, at) in [
+        (&b"[01]"[..], 2),
+        (b"[NOTE]", 1),
+        (b"[\"a\tb\"]", 3),
+        (b"[tru]", 4),
+    ] {
+        assert_eq!(fails(&lenient(), input, ErrorKind::Invalid).offset(), at);
+    }
+    // Cut: an array, not a value begun in prose.
+    let cut = fails(&lenient(), b"[", ErrorKind::Truncated);
+    assert!(
+        cut.to_string().contains("EOF while parsing an array"),
+        "{cut}"
+    );
+    // In a JSON fence, a bracket is the fenced value, whatever follows it.
+    fails(
+        &lenient(),
+        b"```json\n[NOTE]\n```\n{\"a\":1}",
+        ErrorKind::Invalid,
+    );
+}
+
+#[test]
 fn brackets_in_prose_are_false_starts_until_a_member_is_confirmed() {
     // A number or literal is a member once a separator follows it; a template's colon
     // confirms nothing.
