@@ -1,7 +1,7 @@
 //! What models wrap around JSON: prose, fences, `<think>` blocks, comments, text after the
 //! root. Strict mode reaches only [`Scanner::after_root`] and rejects comments.
 
-use super::state::State;
+use super::state::{Skip, State};
 use super::tables::{PROSE_STOP, is_fence_tag, is_ws};
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
@@ -134,7 +134,7 @@ impl Scanner {
         Ok(())
     }
 
-    /// Counting backticks: three or more open a fence.
+    /// Counting backticks: three or more open a fence, one or two an inline code span.
     pub(super) fn fence_ticks(&mut self, b: &[u8], i: usize) -> Step {
         if i < b.len() {
             self.check_idle(i)?;
@@ -149,9 +149,21 @@ impl Scanner {
                 self.state = State::FenceTag;
                 Ok(i)
             }
-            Some(_) => {
-                self.preamble.prose_seen = true;
+            Some(&c) => {
+                // One or two backticks: an inline code span opens (or closes) in prose.
+                let p = &mut self.preamble;
+                p.prose_seen = true;
                 self.state = State::Prose;
+                if p.in_code || std::mem::take(&mut p.span_open) {
+                    return Ok(i);
+                }
+                if matches!(c, b'{' | b'[') {
+                    // It may hold the answer (`` `{"a": 1}` ``): read as prose is.
+                    p.span_open = true;
+                } else {
+                    // Code (`arr[0]`, `x = [1, 2]`): nothing in it is a value.
+                    self.skipping = Some(Skip::code(p.ticks));
+                }
                 Ok(i)
             }
             None => Ok(i),

@@ -271,6 +271,7 @@ impl Scanner {
                 tag: 0,
                 prose_seen: false,
                 fenced: false,
+                span_open: false,
                 in_code: false,
                 resume_back: 0,
                 fence_tag: [0; 8],

@@ -1284,6 +1284,37 @@ fn a_bracket_where_the_reply_begins_may_be_prose() {
 }
 
 #[test]
+fn inline_code_is_skipped_unless_it_begins_with_a_bracket() {
+    for (input, expected) in [
+        // Code in a span is no value (`[0]` and `[1,2]` were the answers).
+        ("Use `arr[0]` to index. {\"a\": 2}", r#"{"a":2}"#),
+        ("Use `x = [1, 2]` here.\n{\"a\": 2}", r#"{"a":2}"#),
+        ("Use `arr[0]`:\n```json\n{\"a\": 2}\n```", r#"{"a":2}"#),
+        // A run of two backticks is closed by two, not by one inside it.
+        ("Type ``a`b[1]`` then {\"a\": 1}", r#"{"a":1}"#),
+        // A span that begins with a bracket may hold the answer; its closing backtick
+        // opens no span.
+        ("Result: `{\"a\": 1}`", r#"{"a":1}"#),
+        ("Press `[` then {\"a\": 1}", r#"{"a":1}"#),
+        ("Here: `[]` and `k[0]` then {\"a\": 3}", r#"{"a":3}"#),
+        // An unclosed span ends with its line.
+        ("a ` lone tick\n{\"a\": 1}", r#"{"a":1}"#),
+        // In a code block in another language, backticks are code.
+        ("```js\nx = `[1]`\n```\n{\"a\": 1}", r#"{"a":1}"#),
+    ] {
+        at_every_split(&lenient(), input, expected);
+    }
+    // The skipped span counts against the idle limit.
+    let tight = lenient().idle_limit(12);
+    let error = fails(
+        &tight,
+        b"Use `arr[0]` now {\"a\": 1}",
+        ErrorKind::NoStructure,
+    );
+    assert_eq!(error.offset(), 12);
+}
+
+#[test]
 fn brackets_in_prose_are_false_starts_until_a_member_is_confirmed() {
     // A number or literal is a member once a separator follows it; a template's colon
     // confirms nothing.
