@@ -64,7 +64,8 @@ chunk's line comes again, with only what the end settled.
   --starts-in-reasoning
                     the input begins inside a <think> block opened by the prompt
                     (DeepSeek-R1, QwQ served raw): everything up to the first
-                    </think> is skipped, JSON included
+                    </think> is skipped, JSON included (under --sse, in the
+                    assistant's text; a tool call's arguments are read as they are)
 
 exit status: 0 after a value, 1 after an error, 2 on a usage error";
 

@@ -47,6 +47,10 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
         }
         Err(e) => return Err(e.into()),
     };
+    if replay.options.starts_in_reasoning && chunks.is_tool_call() {
+        // The reasoning block the prompt opened is in the text, not in a tool's arguments.
+        stream = DynamicStream::with_options(replay.options.clone().starts_in_reasoning(false));
+    }
     let mut index = 0u64;
     let mut outcome: Option<Result<(), Error>> = None;
     while have {

@@ -435,6 +435,15 @@ impl Input {
         }
     }
 
+    /// The document is a tool call's arguments (chosen by the first chunk): JSON that
+    /// begins no reply, so no reasoning block either.
+    pub(crate) fn is_tool_call(&self) -> bool {
+        match self {
+            Input::Plain(_) => false,
+            Input::Sse(p) => matches!(p.channel, Some(settled::provider::Channel::Tool(_))),
+        }
+    }
+
     /// The provider's finish reason, if the input was a provider stream that sent one.
     pub(crate) fn finish_reason(&self) -> Option<&settled::provider::FinishReason> {
         match self {

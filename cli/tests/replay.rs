@@ -605,6 +605,27 @@ fn prose_before_a_tool_call_is_not_part_of_the_arguments() {
 }
 
 #[test]
+fn a_reply_that_starts_in_reasoning_skips_it_in_the_text_only() {
+    let flags = ["replay", "--sse", "openai", "--starts-in-reasoning"];
+    // The text: the draft in the reasoning is no value.
+    let body = openai_body(
+        &["Maybe {\"a\": 0}? ", "No.</think>", "{\"a\": 1}"],
+        &[],
+        "stop",
+    );
+    let run = cli(&flags, body.as_bytes());
+    assert_eq!(run.done()["value"], json!({"a": 1}), "{}", run.stdout);
+    // A tool call's arguments begin no reply: they are read as they are, after reasoning
+    // in the text or with none.
+    for prose in [&["thinking</think>\n"][..], &[]] {
+        let body = openai_body(prose, &["{\"city\": ", "\"Paris\"}"], "tool_calls");
+        let run = cli(&flags, body.as_bytes());
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        assert_eq!(run.done()["value"], json!({"city": "Paris"}));
+    }
+}
+
+#[test]
 fn prose_without_a_tool_call_is_still_the_document() {
     // No tool call: the prose is replayed as before, offsets and lines included.
     let body = openai_body(&["Sorry, ", "I can't."], &[], "stop");

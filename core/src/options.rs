@@ -15,9 +15,9 @@ pub struct Options {
     ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose; so is `[NOTE]` where the reply begins,
-    /// though an array there that fails before its first member is confirmed is the error
-    /// if no other value comes, and an empty one there is the value), and an empty one only
-    /// if no other value comes before the input ends, and the provider did not cut it (`- [ ] task` before a
+    /// to its closing bracket, as what follows its bracket begins no value, though it is
+    /// the error if no other value comes), and an empty one only if no other value comes
+    /// before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; for a typed stream a bracket of the other shape
@@ -72,7 +72,8 @@ pub struct Options {
     /// (what has settled cannot be taken back when the `</think>` comes). Set it only when
     /// the reply is known to carry the closing tag: with it, a reply that has none ends
     /// with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) (the input ended
-    /// inside a reasoning block). Lenient mode only; ignored under [`Options::strict`].
+    /// inside a reasoning block). For the reply's text only: a tool call's arguments begin
+    /// no reply. Lenient mode only; ignored under [`Options::strict`].
     ///
     /// ```
     /// use settled::{DynamicStream, Options};

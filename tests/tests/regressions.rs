@@ -1230,3 +1230,29 @@ fn a_typed_reply_that_starts_in_reasoning_takes_the_answer_after_the_closing_tag
         );
     }
 }
+
+#[test]
+fn an_array_where_the_reply_begins_is_the_answer_or_its_error_never_an_element() {
+    // `[NOTE]` opening a reply is prose; a broken array there is its own error (reading on
+    // inside it took an element for the answer).
+    assert_eq!(
+        typed_everywhere::<Named>("[NOTE] {\"name\": \"a\"}"),
+        Ok(Named { name: "a".into() })
+    );
+    assert_eq!(
+        typed_everywhere::<Named>("[{\"name\": NaN}, {\"name\": \"b\"}]").map_err(|e| e.0),
+        Err(ErrorKind::Invalid)
+    );
+    assert_eq!(
+        typed_everywhere::<Vec<Vec<u32>>>("[[01, 2], [3, 4]]"),
+        Err((ErrorKind::Invalid, 3))
+    );
+    assert_eq!(
+        typed_everywhere::<Vec<u32>>("[NaN, [1, 2]]"),
+        Err((ErrorKind::Invalid, 1))
+    );
+    // A list of strings shows its first element as it streams.
+    let mut stream = TypedStream::<Vec<String>>::new();
+    stream.push(b"[\"hel").unwrap();
+    assert_eq!(stream.draft().as_slice(), ["hel"]);
+}

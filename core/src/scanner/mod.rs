@@ -193,9 +193,11 @@ pub struct Scanner {
     /// no other root is confirmed, this is what the reading ends with (not `NoStructure`,
     /// nor an empty container held in prose).
     refused_root: Option<Error>,
-    /// The tentative root is an array where the reply begins (no prose before it): read
-    /// tentatively (`[NOTE] …` opens replies too), but refused like a root after a key
-    /// and its colon if it fails before its first member is confirmed (`[01]`).
+    /// The root is an array where the reply begins (no prose before it): the value once
+    /// its first element begins as one does (or it closes), but prose if what follows the
+    /// bracket can begin no value (`[NOTE] …`, `[Link](…)` open replies too). Prose then,
+    /// to its closing bracket; and if no other value comes, its error is the reading's
+    /// (`[NaN]`), as a root refused after a key and its colon is.
     bare_array: bool,
     /// The tentative root is an array opened where a citation would be (see
     /// `citation`): it is read as JSON only if a line break comes before its first
@@ -629,10 +631,16 @@ impl Scanner {
             self.root_offset
         };
         let inner = self.inner_opener(&stop);
+        let bare = self.bare_array && !self.done;
         self.drop_root();
         if let Some((text, offset, position)) = inner {
             self.reopen(&text, offset, position, sink);
             return stop.at;
+        }
+        if bare {
+            // `[NOTE] …` where the reply begins: prose to its closing bracket, over line
+            // breaks too (nothing inside a broken array is the answer: `[NaN, [1]]`).
+            self.skipping = Some(state::Skip::to_close(b'['));
         }
         self.preamble.resume_back = stop.back;
         if self.fed + stop.at as u64 == start {
@@ -776,16 +784,16 @@ impl Scanner {
     }
 
     /// The input ended inside a second root not yet confirmed: unless it is no more than
-    /// prose could be (`[` and spaces, as for a first root: `cut_in_tentative_root`), a
-    /// value was cut there (`{"a": 0}` then ```` ```json ```` and `{"a": 1`), and the
-    /// warning says so, naming the value kept: the first, whatever the policy.
+    /// brackets and whitespace (`- [ `, `{` at the end of a line), a value was cut there
+    /// (`{"a": 0}` then ```` ```json ```` and `{"a": 1`), and the warning says so, naming
+    /// the value kept: the first, whatever the policy.
     fn note_cut_second_root(&mut self) {
         let at = self.second_start.saturating_sub(self.window.base);
         let cut = matches!(self.state, State::Key | State::Str)
-            || self
-                .clean
-                .get(at..)
-                .is_some_and(|text| text.iter().any(|&b| !matches!(b, b'[' | b' ' | b'\t')));
+            || self.clean.get(at..).is_some_and(|text| {
+                text.iter()
+                    .any(|&b| !matches!(b, b'[' | b'{') && !tables::is_ws(b))
+            });
         if cut && !self.stack.is_empty() {
             let kind = match self.options.second_root {
                 SecondRoot::KeepFirst => second::WarningKind::SecondValueIgnored,

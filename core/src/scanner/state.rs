@@ -162,6 +162,8 @@ pub(crate) struct Skip {
     depth: u32,
     in_string: bool,
     escape: bool,
+    /// A line break ends the skip.
+    lines: bool,
     /// An inline code span (`` `arr[0]` ``): the length of the run of backticks that opened
     /// it, which a run of the same length closes (0: no span).
     code: u8,
@@ -178,8 +180,17 @@ impl Skip {
             depth: 1,
             in_string: false,
             escape: false,
+            lines: true,
             code: 0,
             run: 0,
+        }
+    }
+
+    /// As [`Skip::new`], over line breaks too: to the closing bracket or the input's end.
+    pub(crate) fn to_close(open: u8) -> Skip {
+        Skip {
+            lines: false,
+            ..Skip::new(open)
         }
     }
 
@@ -196,7 +207,7 @@ impl Skip {
     /// closing bracket or backticks, or before a line break).
     pub(crate) fn scan(&mut self, text: &[u8]) -> (usize, bool) {
         for (k, &c) in text.iter().enumerate() {
-            if c == b'\n' {
+            if c == b'\n' && self.lines {
                 return (k, true);
             }
             if self.code > 0 {

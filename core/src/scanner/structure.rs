@@ -22,6 +22,16 @@ impl Scanner {
                 }
                 continue;
             }
+            if self.tentative && self.bare_array && self.stack.len() == 1 && !self.done {
+                // An array where the reply begins: the value once its first element
+                // begins as one does, or it closes (see `bare_array`).
+                if matches!(
+                    c,
+                    b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' | b']'
+                ) {
+                    self.confirm(sink);
+                }
+            }
             if self.citation_open {
                 if !matches!(c, b'{' | b'[' | b'"' | b't' | b'f' | b'n' | b'/') {
                     // No line break before its first element, and that element is a
@@ -314,9 +324,8 @@ impl Scanner {
         if self.tentative {
             if let [root] = self.stack.as_slice() {
                 // An empty container in prose confirms nothing: a first root is held in
-                // case no other comes, a second one is prose. An empty array where the
-                // reply begins is the value, as it always was.
-                if !root.has_member && self.scalar_pending.is_none() && !self.bare_array {
+                // case no other comes, a second one is prose.
+                if !root.has_member && self.scalar_pending.is_none() {
                     if self.done {
                         self.drop_root();
                         return Ok(i + 1);

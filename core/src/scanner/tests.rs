@@ -1242,30 +1242,38 @@ fn a_reply_that_starts_in_reasoning_skips_to_the_first_closing_tag() {
 
 #[test]
 fn a_bracket_where_the_reply_begins_may_be_prose() {
-    // A reply may open with a bracketed tag, a link or a date: not JSON, and the answer
-    // after it is read (it was `Invalid` at byte 1).
+    // A reply may open with a bracketed tag or a link: what follows the bracket begins no
+    // value, so it is prose to its closing bracket, and the answer after it is read (it
+    // was `Invalid` at byte 1).
     for input in [
         "[NOTE] this is it:\n{\"a\": 1}",
         "[INFO] {\"a\": 1}",
         "[Link](http://x.com) then {\"a\": 1}",
-        "[2024-01-01] log {\"a\": 1}",
-        "[1/3] here {\"a\": 1}",
-        "[[wiki]] {\"a\": 1}",
+        "[ Note: [1] ] {\"a\": 1}",
         "<think>x</think>\n[INFO] {\"a\": 1}",
     ] {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
-    // An array that is JSON is the answer, an empty one too; what follows it is ignored.
+    // An array whose first element begins as a value does is the value, shown from that
+    // byte on (`["h` is `["h"]`); an empty one too; what follows it is ignored.
     at_every_split(&lenient(), "[1, 2] then {\"a\": 1}", "[1,2]");
     at_every_split(&lenient(), "[] then {\"a\": 1}", "[]");
-    at_every_split(&lenient(), "[ ]\n{\"a\": 1}", "[]");
-    at_every_split(&lenient(), "[\"a\"] {\"a\": 1}", r#"["a"]"#);
-    // Refused before its first member, with nothing after it: its own error, as before.
+    at_every_split(&lenient(), "[ /* c */ 1]", "[1]");
+    let (_, snapshots) = replay(&lenient(), &[b"[", b"\"h", b"i\", \"b\"]"]);
+    assert_eq!(snapshots[1].as_deref(), Some(r#"["h"]"#));
+    // Broken, it is the error (nothing inside it is the answer), at the byte that broke
+    // it, over line breaks too.
     for (input, at) in [
         (&b"[01]"[..], 2),
         (b"[NOTE]", 1),
         (b"[\"a\tb\"]", 3),
         (b"[tru]", 4),
+        (b"[NaN, [1, 2]]", 1),
+        (b"[\n  NaN,\n  [1, 2]\n]", 4),
+        (b"[{\"v\": NaN}, {\"v\": 2}]", 7),
+        (b"[01, {\"a\": 1}]", 2),
+        (b"[[01, 2], [3, 4]]", 3),
+        (b"[oops\n{\"a\": 1}", 1),
     ] {
         assert_eq!(fails(&lenient(), input, ErrorKind::Invalid).offset(), at);
     }
@@ -1613,10 +1621,13 @@ fn a_second_value_cut_before_it_was_confirmed_is_noted() {
         ("Format: {\"a\": 0}\n\n```json\n{\"a\": 87", Some(26)),
         ("{\"a\":0} {\"b\": 2", Some(8)),
         ("{\"a\":0} {\"b\":", Some(8)),
-        ("{\"a\":0} {", Some(8)),
-        ("{\"a\":0}\n```json\n[\n", Some(16)),
-        // No more than prose could be: a task list's `- [ `.
+        ("{\"a\":0} {\"", Some(8)),
+        ("{\"a\":0}\n```json\n[\n  1", Some(16)),
+        // No more than brackets and whitespace: a task list's `- [ `, a brace at a line's
+        // end.
         ("{\"a\":0}\n- [ ", None),
+        ("{\"a\":0}\n- [ \r\n", None),
+        ("{\"a\":0} {\n", None),
         ("{\"a\":0} then", None),
     ] {
         for (policy, kind) in [
