@@ -190,8 +190,8 @@ impl Scanner {
         } else {
             self.clear_clean();
         }
-        // A root after prose is tentative; so is an array where the reply begins (`[NOTE]`,
-        // `[Link](…)`, `[2024-01-01]` open replies as often as a list does), but not a
+        // A root after prose is tentative; so is an array where the reply begins, until its
+        // first element's first byte (`[NOTE]` and `[Link](…)` open replies too), but not a
         // value a JSON fence holds.
         self.bare_array = c == b'[' && !self.done && !self.preamble.prose_seen;
         self.tentative = self.preamble.prose_seen || (self.bare_array && !self.preamble.fenced);
@@ -323,9 +323,9 @@ impl Scanner {
     pub(super) fn close<S: Sink>(&mut self, i: usize, sink: &mut S) -> Step {
         if self.tentative {
             if let [root] = self.stack.as_slice() {
-                // An empty container in prose confirms nothing: a first root is held in
-                // case no other comes, a second one is prose.
                 if !root.has_member && self.scalar_pending.is_none() {
+                    // An empty container in prose confirms nothing: a first root is held
+                    // in case no other comes, a second one is prose.
                     if self.done {
                         self.drop_root();
                         return Ok(i + 1);
