@@ -80,6 +80,13 @@ impl Scanner {
                 self.preamble.prose_seen = true;
                 Ok(at + 1)
             }
+            Some(b'[') if self.after_word(b, at) => {
+                // An index or a footnote (`arr[0]`, `row["id"]`, `text[^1]`): no answer
+                // is glued to a word. Skipped to its closing bracket on the line.
+                self.preamble.prose_seen = true;
+                self.skipping = Some(Skip::new(b'['));
+                Ok(at + 1)
+            }
             Some(&c @ b'[') if self.citation(c) => {
                 // Prose, unless its first element is an object or on a later line (see
                 // `citation_open`).
@@ -110,6 +117,18 @@ impl Scanner {
         self.preamble.prose_seen && self.root_shape.is_some_and(|object| object != (c == b'{'))
     }
 
+    /// The byte before `at` (in this chunk or the last one fed) ends a word (not a JSON
+    /// fence's tag), a bracket or a parenthesis: a bracket there indexes it (`arr[0]`,
+    /// `m[1][2]`, `f(x)[0]`), marks a footnote or a reference link, prose whatever it holds.
+    fn after_word(&self, b: &[u8], at: usize) -> bool {
+        let before = match at.checked_sub(1) {
+            Some(k) => b.get(k).copied().unwrap_or(0),
+            None => self.last_fed,
+        };
+        let glued_fence = self.preamble.fenced && !self.preamble.prose_seen;
+        (before.is_ascii_alphanumeric() || matches!(before, b'_' | b']' | b')')) && !glued_fence
+    }
+
     /// `c` opens an array in prose after an empty container in prose (`Result: []. See
     /// [1].`): it may be a citation in the text around that answer, not a later answer.
     /// It is one if its first element is a number (or it is empty again) on the same
@@ -134,7 +153,7 @@ impl Scanner {
         Ok(())
     }
 
-    /// Counting backticks: three or more open a fence, one or two an inline code span.
+    /// Counting backticks: three or more open a fence.
     pub(super) fn fence_ticks(&mut self, b: &[u8], i: usize) -> Step {
         if i < b.len() {
             self.check_idle(i)?;
@@ -149,21 +168,9 @@ impl Scanner {
                 self.state = State::FenceTag;
                 Ok(i)
             }
-            Some(&c) => {
-                // One or two backticks: an inline code span opens (or closes) in prose.
-                let p = &mut self.preamble;
-                p.prose_seen = true;
+            Some(_) => {
+                self.preamble.prose_seen = true;
                 self.state = State::Prose;
-                if p.in_code || std::mem::take(&mut p.span_open) {
-                    return Ok(i);
-                }
-                if matches!(c, b'{' | b'[') {
-                    // It may hold the answer (`` `{"a": 1}` ``): read as prose is.
-                    p.span_open = true;
-                } else {
-                    // Code (`arr[0]`, `x = [1, 2]`): nothing in it is a value.
-                    self.skipping = Some(Skip::code(p.ticks));
-                }
                 Ok(i)
             }
             None => Ok(i),
@@ -194,10 +201,18 @@ impl Scanner {
                 return Ok(i + 1);
             }
             if !is_fence_tag(c) {
-                // Text after the marker on the same line: prose (a closing fence ends the
-                // code block it closes).
-                self.preamble.in_code = false;
-                self.preamble.prose_seen = true;
+                let p = &mut self.preamble;
+                if matches!(c, b'{' | b'[') && p.fence_tag_len > 0 && p.tag_is_json() && !p.in_code
+                {
+                    // ```` ```json{"a": 1}``` ````: the fenced value, on the marker's line.
+                    p.prose_seen = false;
+                    p.fenced = true;
+                } else {
+                    // Text after the marker on the same line: prose (a closing fence ends
+                    // the code block it closes).
+                    p.in_code = false;
+                    p.prose_seen = true;
+                }
                 self.state = State::Prose;
                 return Ok(i);
             }

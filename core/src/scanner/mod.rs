@@ -194,10 +194,11 @@ pub struct Scanner {
     /// nor an empty container held in prose).
     refused_root: Option<Error>,
     /// The root is an array where the reply begins (no prose before it): the value once
-    /// its first element begins as one does (or it closes), but prose if what follows the
-    /// bracket can begin no value (`[NOTE] …`, `[Link](…)` open replies too). Prose then,
-    /// to its closing bracket; and if no other value comes, its error is the reading's
-    /// (`[NaN]`), as a root refused after a key and its colon is.
+    /// its first element begins as a container or a string (or it closes), or is a number
+    /// or a literal a separator follows; but prose if it fails before that (`[NOTE] …`,
+    /// `[note]`, `[12:30]`, `[Link](…)` open replies too). Prose then, to its closing
+    /// bracket; and if no other value comes, its error is the reading's (`[NaN]`), as a
+    /// root refused after a key and its colon is.
     bare_array: bool,
     /// The tentative root is an array opened where a citation would be (see
     /// `citation`): it is read as JSON only if a line break comes before its first
@@ -207,6 +208,9 @@ pub struct Scanner {
     /// Prose being skipped to a closing bracket (a citation dropped as prose): see
     /// [`Skip`](state::Skip).
     skipping: Option<state::Skip>,
+    /// The last byte of the chunks fed before this one (0 before any): the byte before a
+    /// chunk's first.
+    last_fed: u8,
     /// A root value has completed (lenient mode keeps looking for a second one).
     done: bool,
     /// Clean-buffer offset where a second root's text begins (the first root's length).
@@ -216,6 +220,9 @@ pub struct Scanner {
     previous: Option<Previous>,
     /// Input offset of the second root's first byte.
     second_offset: u64,
+    /// The second root opened right after a tagged JSON fence (```` ```json ````): it
+    /// was meant as a value, however little of it came.
+    second_fenced: bool,
     /// A second root is being scanned for detection only (keep-first policy): its events
     /// go nowhere.
     muted: bool,
@@ -273,7 +280,6 @@ impl Scanner {
                 tag: 0,
                 prose_seen: false,
                 fenced: false,
-                span_open: false,
                 in_code: false,
                 resume_back: 0,
                 fence_tag: [0; 8],
@@ -297,10 +303,12 @@ impl Scanner {
             bare_array: false,
             citation_open: false,
             skipping: None,
+            last_fed: 0,
             done: false,
             second_start: 0,
             previous: None,
             second_offset: 0,
+            second_fenced: false,
             muted: false,
             second_confirmed: false,
             deep: None,
@@ -633,8 +641,8 @@ impl Scanner {
         let inner = self.inner_opener(&stop);
         let bare = self.bare_array && !self.done;
         self.drop_root();
-        if let Some((text, offset, position)) = inner {
-            self.reopen(&text, offset, position, sink);
+        if let Some(inner) = inner {
+            self.reopen(&inner, sink);
             return stop.at;
         }
         if bare {
@@ -656,11 +664,11 @@ impl Scanner {
     /// Scanned as prose, those brackets and the quote closing the string open the real
     /// root, so they are read again from there: the brackets, the whitespace between them
     /// and the quote (string content: the input's own bytes), the input offset of the
-    /// first bracket and its line and column. Only those few bytes are scanned twice. Not
-    /// for a failure past a comment or whitespace after the quote (the held text has
-    /// comments blanked), nor for a stall, nor where the brackets would pass the idle limit
-    /// or the depth cap (the reading goes on as prose).
-    fn inner_opener(&self, stop: &Stop) -> Option<(Vec<u8>, u64, (u64, u64))> {
+    /// first bracket, its line and column, and the byte before it. Only those few bytes
+    /// are scanned twice. Not for a failure past a comment or whitespace after the quote
+    /// (the held text has comments blanked), nor for a stall, nor where the brackets would
+    /// pass the idle limit or the depth cap (the reading goes on as prose).
+    fn inner_opener(&self, stop: &Stop) -> Option<Reopen> {
         // The held text must end at the byte that failed, with the string's closing quote.
         let aligned = self.root_offset + self.clean.len() as u64 == self.fed + stop.at as u64;
         let invalid = stop.reason.kind() == crate::ErrorKind::Invalid;
@@ -688,14 +696,27 @@ impl Scanner {
             return None;
         }
         let again = text.get(first..)?.to_vec();
-        Some((again, offset, self.clean_position(first)))
+        let before = *text.get(first - 1)?;
+        Some(Reopen {
+            text: again,
+            offset,
+            position: self.clean_position(first),
+            before,
+        })
     }
 
-    /// Reads `text` again, as prose, from input `offset` at `position` (see
-    /// [`Scanner::inner_opener`]); the chunk then goes on from the byte that failed. A root
-    /// the bytes cannot open (a limit, a bracket of the wrong shape) leaves them prose.
-    fn reopen<S: Sink>(&mut self, text: &[u8], offset: u64, position: (u64, u64), sink: &mut S) {
+    /// Reads brackets again, as prose (see [`Scanner::inner_opener`]); the chunk then goes
+    /// on from the byte that failed. A root the bytes cannot open (a limit, a bracket of
+    /// the wrong shape) leaves them prose.
+    fn reopen<S: Sink>(&mut self, again: &Reopen, sink: &mut S) {
+        let Reopen {
+            ref text,
+            offset,
+            position,
+            before,
+        } = *again;
         let chunk = (self.fed, self.scan_at, self.scan_line, self.scan_line_start);
+        let last_fed = std::mem::replace(&mut self.last_fed, before);
         self.fed = offset;
         self.scan_at = 0;
         self.scan_line = position.0;
@@ -712,6 +733,7 @@ impl Scanner {
             }
         }
         (self.fed, self.scan_at, self.scan_line, self.scan_line_start) = chunk;
+        self.last_fed = last_fed;
         if !opened && !self.stack.is_empty() {
             self.drop_root();
         }
@@ -784,12 +806,13 @@ impl Scanner {
     }
 
     /// The input ended inside a second root not yet confirmed: unless it is no more than
-    /// brackets and whitespace (`- [ `, `{` at the end of a line), a value was cut there
-    /// (`{"a": 0}` then ```` ```json ```` and `{"a": 1`), and the warning says so, naming
-    /// the value kept: the first, whatever the policy.
+    /// brackets and whitespace (`- [ `, `{` at the end of a line) in prose, a value was
+    /// cut there (`{"a": 0}` then ```` ```json ```` and `{"a": 1`, or only `{`), and the
+    /// warning says so, naming the value kept: the first, whatever the policy.
     fn note_cut_second_root(&mut self) {
         let at = self.second_start.saturating_sub(self.window.base);
-        let cut = matches!(self.state, State::Key | State::Str)
+        let cut = self.second_fenced
+            || matches!(self.state, State::Key | State::Str)
             || self.clean.get(at..).is_some_and(|text| {
                 text.iter()
                     .any(|&b| !matches!(b, b'[' | b'{') && !tables::is_ws(b))
@@ -1121,6 +1144,9 @@ impl Scanner {
             self.line_start = self.fed + nl as u64 + 1;
         }
         self.fed += bytes.len() as u64;
+        if let Some(&last) = bytes.last() {
+            self.last_fed = last;
+        }
     }
 
     /// The current chunk-relative offset is `i`: bytes of prose so far, for the idle limit.
@@ -1137,3 +1163,16 @@ impl Default for Scanner {
 
 #[cfg(test)]
 mod tests;
+
+/// Brackets a tentative root's first string ended with, to be read again as prose (see
+/// [`Scanner::inner_opener`]).
+struct Reopen {
+    /// The brackets, the whitespace between them and the quote after them.
+    text: Vec<u8>,
+    /// The input offset of the first bracket.
+    offset: u64,
+    /// Its line and column.
+    position: (u64, u64),
+    /// The byte before it.
+    before: u8,
+}

@@ -137,6 +137,8 @@ impl Scanner {
     pub(super) fn begin_second_root(&mut self, i: usize) {
         self.second_start = self.end();
         self.second_offset = self.fed + i as u64;
+        let p = &self.preamble;
+        self.second_fenced = p.fenced && !p.prose_seen && p.fence_tag_len > 0;
         self.preamble.prose_seen = true;
         self.muted = self.options.second_root == SecondRoot::KeepFirst;
     }

@@ -127,9 +127,6 @@ pub(crate) struct Preamble {
     pub(crate) prose_seen: bool,
     /// A JSON fence opened, and no prose has come since: a root here is its value.
     pub(crate) fenced: bool,
-    /// An inline code span that begins with a bracket is open (`` `{"a": 1}` ``): read as
-    /// prose is, and the next backticks close it.
-    pub(crate) span_open: bool,
     /// Inside a fenced code block in another language: skipped to its closing fence.
     pub(crate) in_code: bool,
     /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).
@@ -164,11 +161,6 @@ pub(crate) struct Skip {
     escape: bool,
     /// A line break ends the skip.
     lines: bool,
-    /// An inline code span (`` `arr[0]` ``): the length of the run of backticks that opened
-    /// it, which a run of the same length closes (0: no span).
-    code: u8,
-    /// Backticks in a row just read inside the span.
-    run: u8,
 }
 
 impl Skip {
@@ -181,8 +173,6 @@ impl Skip {
             in_string: false,
             escape: false,
             lines: true,
-            code: 0,
-            run: 0,
         }
     }
 
@@ -194,32 +184,12 @@ impl Skip {
         }
     }
 
-    /// Inside an inline code span, just past its opening run of `ticks` backticks: to the
-    /// end of a run of as many, or to the end of the line if none comes.
-    pub(crate) fn code(ticks: u8) -> Skip {
-        Skip {
-            code: ticks.max(1),
-            ..Skip::new(b'[')
-        }
-    }
-
     /// Reads on in `text`: the bytes skipped, and whether the skip ended there (past the
-    /// closing bracket or backticks, or before a line break).
+    /// closing bracket, or before a line break).
     pub(crate) fn scan(&mut self, text: &[u8]) -> (usize, bool) {
         for (k, &c) in text.iter().enumerate() {
             if c == b'\n' && self.lines {
                 return (k, true);
-            }
-            if self.code > 0 {
-                if c == b'`' {
-                    self.run = self.run.saturating_add(1);
-                    continue;
-                }
-                if self.run == self.code {
-                    return (k, true);
-                }
-                self.run = 0;
-                continue;
             }
             if self.in_string {
                 match (self.escape, c) {

@@ -24,11 +24,10 @@ impl Scanner {
             }
             if self.tentative && self.bare_array && self.stack.len() == 1 && !self.done {
                 // An array where the reply begins: the value once its first element
-                // begins as one does, or it closes (see `bare_array`).
-                if matches!(
-                    c,
-                    b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' | b']'
-                ) {
+                // begins as a container or a string does, or it closes; a number or a
+                // literal once a separator follows it, as in prose (`[note]`, `[12:30]`
+                // are not), which is when it would show anyway (see `bare_array`).
+                if matches!(c, b'{' | b'[' | b'"' | b']') {
                     self.confirm(sink);
                 }
             }
