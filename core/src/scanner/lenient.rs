@@ -1,7 +1,7 @@
 //! What models wrap around JSON: prose, fences, `<think>` blocks, comments, text after the
 //! root. Strict mode reaches only [`Scanner::after_root`] and rejects comments.
 
-use super::state::{Skip, State};
+use super::state::State;
 use super::tables::{PROSE_STOP, is_fence_tag, is_ws};
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
@@ -80,13 +80,6 @@ impl Scanner {
                 self.preamble.prose_seen = true;
                 Ok(at + 1)
             }
-            Some(b'[') if self.after_word(b, at) => {
-                // An index or a footnote (`arr[0]`, `row["id"]`, `text[^1]`): no answer
-                // is glued to a word. Skipped to its closing bracket on the line.
-                self.preamble.prose_seen = true;
-                self.skipping = Some(Skip::new(b'['));
-                Ok(at + 1)
-            }
             Some(&c @ b'[') if self.citation(c) => {
                 // Prose, unless its first element is an object or on a later line (see
                 // `citation_open`).
@@ -118,9 +111,9 @@ impl Scanner {
     }
 
     /// The byte before `at` (in this chunk or the last one fed) ends a word (not a JSON
-    /// fence's tag), a bracket or a parenthesis: a bracket there indexes it (`arr[0]`,
-    /// `m[1][2]`, `f(x)[0]`), marks a footnote or a reference link, prose whatever it holds.
-    fn after_word(&self, b: &[u8], at: usize) -> bool {
+    /// fence's tag), a bracket or a parenthesis: a bracket there may index it (`arr[0]`,
+    /// `m[1][2]`, `f(x)[0]`) or mark a footnote (see `index_open`).
+    pub(super) fn after_word(&self, b: &[u8], at: usize) -> bool {
         let before = match at.checked_sub(1) {
             Some(k) => b.get(k).copied().unwrap_or(0),
             None => self.last_fed,

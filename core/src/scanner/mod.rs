@@ -205,6 +205,11 @@ pub struct Scanner {
     /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
     /// `[{"a": 1}]`, `[[1]]`); else it is dropped as prose there (`[1]`, `[ ]`).
     citation_open: bool,
+    /// The tentative root is an array opened right after a word, a bracket or a
+    /// parenthesis (`arr[0]`, `text[^1]`, `m[1][2]`): closed after one scalar, it was an
+    /// index or a footnote, and is dropped as prose there. A comma or a container confirms
+    /// it as any other (`functools[{…}]`, `[TOOL_CALLS][{…}]`, `…assistantfinal[2, 3]`).
+    index_open: bool,
     /// Prose being skipped to a closing bracket (a citation dropped as prose): see
     /// [`Skip`](state::Skip).
     skipping: Option<state::Skip>,
@@ -302,6 +307,7 @@ impl Scanner {
             refused_root: None,
             bare_array: false,
             citation_open: false,
+            index_open: false,
             skipping: None,
             last_fed: 0,
             done: false,
@@ -466,7 +472,10 @@ impl Scanner {
                 }
                 Err(s) => match self.deep.take() {
                     Some(deep) => return Err(self.fail_with(deep.error)),
-                    None => return Err(self.fail_back(s.reason, bytes, s.at, s.back)),
+                    None => {
+                        self.confirm_bare_array(sink);
+                        return Err(self.fail_back(s.reason, bytes, s.at, s.back));
+                    }
                 },
             }
             // The deep root was confirmed (or, a first root, completed): it is JSON.
@@ -496,6 +505,7 @@ impl Scanner {
                 return Err(error.clone());
             }
             let reason = Reason::TooLarge(self.options.max_bytes);
+            self.confirm_bare_array(sink);
             return Err(self.fail(reason, bytes, bytes.len()));
         }
         self.advance(bytes);
@@ -525,6 +535,7 @@ impl Scanner {
         if let Some(result) = self.fall_back_on_empty_root(sink) {
             return result;
         }
+        self.confirm_bare_array(sink);
         let reason = match self.state {
             State::AfterRoot => return Ok(()),
             State::Number if self.stack.is_empty() && self.number.is_terminal() => {
@@ -576,7 +587,17 @@ impl Scanner {
         }
         // Nothing held from the prose stands in for the answer the provider cut: an empty
         // container or a refused example is far likelier prose than the whole answer.
+        self.confirm_bare_array(sink);
         Err(self.fail(Reason::Cut(reason), &[], 0))
+    }
+
+    /// The reading stops (the input ends, a limit) inside an array where the reply begins,
+    /// before a separator followed its first number or literal: nothing refused it, so it
+    /// is the answer, stopped there, and its draft shows what came (`[` of `[1`).
+    fn confirm_bare_array<S: Sink>(&mut self, sink: &mut S) {
+        if self.tentative && self.bare_array && !self.done && self.deep.is_none() {
+            self.confirm(sink);
+        }
     }
 
     /// The input ended inside a root that replaced a complete one (keep-last): that one
@@ -773,6 +794,7 @@ impl Scanner {
         }
         self.tentative = false;
         self.citation_open = false;
+        self.index_open = false;
         self.key_pending = false;
         self.scalar_pending = None;
         self.stack.clear();

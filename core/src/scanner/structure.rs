@@ -194,6 +194,7 @@ impl Scanner {
         // value a JSON fence holds.
         self.bare_array = c == b'[' && !self.done && !self.preamble.prose_seen;
         self.tentative = self.preamble.prose_seen || (self.bare_array && !self.preamble.fenced);
+        self.index_open = c == b'[' && self.tentative && self.after_word(b, i);
         self.begin_value(b, c, i, sink)
     }
 
@@ -332,6 +333,12 @@ impl Scanner {
                     return Ok(self.empty_in_prose(root.object, i));
                 }
             }
+        }
+        if self.tentative && self.index_open && self.stack.len() == 1 {
+            // `arr[0]`, `row["id"]`, `Paris[1]`: one scalar after a word is an index or a
+            // footnote, prose (`assistantfinal[2, 3]` is an answer, confirmed at its comma).
+            self.drop_root();
+            return Ok(i + 1);
         }
         self.confirm(sink);
         let Some(frame) = self.stack.pop() else {

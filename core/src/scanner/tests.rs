@@ -1293,6 +1293,40 @@ fn a_bracket_where_the_reply_begins_may_be_prose() {
     ] {
         assert_eq!(fails(&lenient(), input, ErrorKind::Invalid).offset(), at);
     }
+    // Stopped before a separator followed its first number or literal (cut, or past a
+    // limit): the answer, and its draft shows what came.
+    for (input, options, kind, draft) in [
+        ("[1", lenient(), ErrorKind::Truncated, "[]"),
+        ("[true", lenient(), ErrorKind::Truncated, "[true]"),
+        (
+            "[1      ",
+            lenient().stall_limit(Some(3)),
+            ErrorKind::Stalled,
+            "[1]",
+        ),
+        (
+            "[12345, 2]",
+            lenient().max_bytes(3),
+            ErrorKind::TooLarge,
+            "[]",
+        ),
+    ] {
+        for size in [1, 2, input.len()] {
+            let mut stream = DynamicStream::with_options(options.clone());
+            let fed: Result<(), Error> = input
+                .as_bytes()
+                .chunks(size)
+                .try_for_each(|chunk| stream.feed(chunk).map(drop));
+            let ended = fed.and_then(|()| stream.end_input());
+            assert_eq!(
+                ended.map_err(|e| e.kind()),
+                Err(kind),
+                "{input:?} by {size}"
+            );
+            let shown = stream.draft().map(|v| v.to_json());
+            assert_eq!(shown.as_deref(), Some(draft), "{input:?} by {size}");
+        }
+    }
     // Cut: an array, not a value begun in prose.
     let cut = fails(&lenient(), b"[", ErrorKind::Truncated);
     assert!(
@@ -1733,6 +1767,34 @@ fn a_bracket_after_a_word_indexes_it_and_is_not_the_answer() {
         "A key x[\"{\"] then {\"a\": 2}",
     ] {
         at_every_split(&lenient(), input, r#"{"a":2}"#);
+    }
+    // A word before an array of more than one element, or of an object, is a model's
+    // own framing: the array is the answer (Mistral's `[TOOL_CALLS]`, Phi-4's
+    // `functools`, gpt-oss's channels with their tokens stripped).
+    for (input, expected) in [
+        (
+            "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"c\": 1}}]",
+            r#"[{"name":"f","arguments":{"c":1}}]"#,
+        ),
+        ("Sure.[TOOL_CALLS][{\"name\": \"f\"}]", r#"[{"name":"f"}]"#),
+        ("functools[{\"name\": \"f\"}]", r#"[{"name":"f"}]"#),
+        ("analysis: primes.assistantfinal[2, 3, 5]", "[2,3,5]"),
+        ("以下是JSON[{\"a\":1}]", r#"[{"a":1}]"#),
+        ("x[[1]] then", "[[1]]"),
+        ("Paris[1] and x[\"a\", \"b\"]", r#"["a","b"]"#),
+    ] {
+        at_every_split(&lenient(), input, expected);
+    }
+    // An index alone is no value; a quote left open in it is a string (cut at the end).
+    fails(&lenient(), b"Paris[1] only", ErrorKind::NoStructure);
+    fails(&lenient(), b"He said x[\" then [1,2]", ErrorKind::Truncated);
+    // A second value glued to the first is one.
+    for input in [&b"[1,2][3,4]"[..], b"[\"a\"][\"b\", \"c\"]"] {
+        let mut scanner = crate::Scanner::new(lenient());
+        scanner.feed(input, &mut crate::IgnoreSink).unwrap();
+        scanner.finish(&mut crate::IgnoreSink).unwrap();
+        let kinds: Vec<_> = scanner.warnings().iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, [crate::WarningKind::SecondValueIgnored], "{input:?}");
     }
     // After a space, a colon or a JSON fence's tag on its line, a bracket is still a
     // value.
