@@ -1,7 +1,7 @@
 //! What models wrap around JSON: prose, fences, `<think>` blocks, comments, text after the
 //! root. Strict mode reaches only [`Scanner::after_root`] and rejects comments.
 
-use super::state::State;
+use super::state::{Span, State};
 use super::tables::{PROSE_STOP, is_fence_tag, is_ws};
 use super::{Scanner, Step, stop};
 use crate::error::Reason;
@@ -23,6 +23,9 @@ const LEADING_ONLY: usize = 2;
 impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
     pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
+        if self.span.is_some() {
+            return Ok(self.in_span(b, i));
+        }
         let rest = b.get(i..).unwrap_or_default();
         // A skip read on: committed once the idle limit has allowed the bytes it read.
         let mut skipped_to = None;
@@ -110,6 +113,50 @@ impl Scanner {
         self.preamble.prose_seen && self.root_shape.is_some_and(|object| object != (c == b'{'))
     }
 
+    /// Inside an inline code span from `i`: to the run of backticks that closes it, or,
+    /// if a line break, the idle limit or [`Span::MAX`] comes first, to there, its text
+    /// then read again as prose (see [`Span`]). A span that begins with whitespace and a
+    /// bracket (`` ` {"a": 1}` ``) is read as prose from the bracket. Returns where prose
+    /// goes on.
+    fn in_span(&mut self, b: &[u8], i: usize) -> usize {
+        let room = match self.done {
+            true => u64::MAX,
+            false => self.options.idle_limit.saturating_sub(self.idle_bytes(i)),
+        };
+        let Some(span) = self.span.as_mut() else {
+            return i;
+        };
+        let rest = b.get(i..).unwrap_or_default();
+        for (k, &c) in rest.iter().enumerate() {
+            let at = i + k;
+            if c != b'`' && span.run > 0 {
+                if span.run == span.ticks {
+                    // Closed: what follows is prose.
+                    self.span = None;
+                    return at;
+                }
+                span.run = 0;
+            }
+            let blank = span.text.iter().all(|&t| matches!(t, b' ' | b'\t'));
+            if c == b'\n' || k as u64 >= room || span.text.len() >= Span::MAX {
+                // No span: its text is prose, read again before this byte.
+                self.span_replay = self.span.take();
+                return at;
+            }
+            if blank && matches!(c, b'{' | b'[') {
+                // `` ` {"a": 1}` ``: the bracket may begin the answer.
+                self.span = None;
+                self.preamble.span_open = true;
+                return at;
+            }
+            if c == b'`' {
+                span.run = span.run.saturating_add(1);
+            }
+            span.text.push(c);
+        }
+        b.len()
+    }
+
     /// The byte before `at` (in this chunk or the last one fed) ends a word (not a JSON
     /// fence's tag), a bracket or a parenthesis: a bracket there may index it (`arr[0]`,
     /// `m[1][2]`, `f(x)[0]`) or mark a footnote (see `index_open`).
@@ -146,7 +193,7 @@ impl Scanner {
         Ok(())
     }
 
-    /// Counting backticks: three or more open a fence.
+    /// Counting backticks: three or more open a fence, one or two an inline code span.
     pub(super) fn fence_ticks(&mut self, b: &[u8], i: usize) -> Step {
         if i < b.len() {
             self.check_idle(i)?;
@@ -161,9 +208,30 @@ impl Scanner {
                 self.state = State::FenceTag;
                 Ok(i)
             }
-            Some(_) => {
-                self.preamble.prose_seen = true;
+            Some(&c) => {
+                // One or two backticks: an inline code span opens (or closes) in prose.
+                let p = &mut self.preamble;
+                p.prose_seen = true;
                 self.state = State::Prose;
+                if p.in_code || self.replaying || std::mem::take(&mut p.span_open) || c == b'\n' {
+                    return Ok(i);
+                }
+                if matches!(c, b'{' | b'[') {
+                    // It may hold the answer (`` `{"a": 1}` ``): read as prose is.
+                    p.span_open = true;
+                    return Ok(i);
+                }
+                let ticks = p.ticks;
+                let (line, column) = self.locate(b, i);
+                let offset = self.fed + i as u64;
+                self.span = Some(Box::new(Span {
+                    ticks,
+                    run: 0,
+                    text: Vec::new(),
+                    offset,
+                    line,
+                    line_start: offset + 1 - column,
+                }));
                 Ok(i)
             }
             None => Ok(i),

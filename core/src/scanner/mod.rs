@@ -213,6 +213,12 @@ pub struct Scanner {
     /// Prose being skipped to a closing bracket (a citation dropped as prose): see
     /// [`Skip`](state::Skip).
     skipping: Option<state::Skip>,
+    /// An inline code span being read past (see [`Span`](state::Span)).
+    span: Option<Box<state::Span>>,
+    /// A span that turned out to be none, to be read again as prose before the next step.
+    span_replay: Option<Box<state::Span>>,
+    /// A span's text is being read again: backticks open no span in it.
+    replaying: bool,
     /// The last byte of the chunks fed before this one (0 before any): the byte before a
     /// chunk's first.
     last_fed: u8,
@@ -286,6 +292,7 @@ impl Scanner {
                 prose_seen: false,
                 fenced: false,
                 in_code: false,
+                span_open: false,
                 resume_back: 0,
                 fence_tag: [0; 8],
                 fence_tag_len: 0,
@@ -309,6 +316,9 @@ impl Scanner {
             citation_open: false,
             index_open: false,
             skipping: None,
+            span: None,
+            span_replay: None,
+            replaying: false,
             last_fed: 0,
             done: false,
             second_start: 0,
@@ -420,6 +430,40 @@ impl Scanner {
         self.scan_at = 0;
         self.scan_line = self.line;
         self.scan_line_start = self.line_start;
+        self.scan(bytes, sink)?;
+        if !over.is_empty() {
+            // The reading stops at the cap: a span open there is prose.
+            self.end_span(sink)?;
+        }
+        if !over.is_empty() && !self.options.strict && self.complete_at_cap(sink) {
+            // The root is complete: what comes past the cap (prose, a second value) is not
+            // read, and the value stands.
+            self.advance(bytes);
+            return Ok(());
+        }
+        // A sink that halted (a value refused) stopped the scan before the cap: its error
+        // is the one to report, as it is when the bytes past the cap come in a later chunk.
+        if !over.is_empty() && !sink.halted() {
+            if let Some(error) = &self.error {
+                // A root refused at its first value ended the reading there.
+                return Err(error.clone());
+            }
+            let reason = Reason::TooLarge(self.options.max_bytes);
+            self.confirm_bare_array(sink);
+            return Err(self.fail(reason, bytes, bytes.len()));
+        }
+        self.advance(bytes);
+        // The sink is asked only once enough text has come since the last look.
+        if self.clean.len() >= self.window.next_look {
+            self.release(sink.released_depth());
+            self.window.next_look = self.clean.len() + RELEASE_MIN / 4;
+        }
+        Ok(())
+    }
+
+    /// Steps through `bytes`, the chunk being fed (or a span's text read again: see
+    /// [`Scanner::replay_span`]), handling what each step stops at.
+    fn scan<S: Sink>(&mut self, bytes: &[u8], sink: &mut S) -> Result<(), Error> {
         let mut i = 0;
         while i < bytes.len() {
             let step = if self.muted || self.deep.is_some() {
@@ -428,7 +472,12 @@ impl Scanner {
                 self.step(bytes, i, sink)
             };
             match step {
-                Ok(next) => i = next,
+                Ok(next) => {
+                    i = next;
+                    if let Some(span) = self.span_replay.take() {
+                        self.replay_span(&span, sink)?;
+                    }
+                }
                 Err(s) if self.deep_candidate(s.reason) => {
                     // Read on from the same byte, the cap raised: see `deep`.
                     let error = self.error_at(s.reason, bytes, s.at, s.back);
@@ -491,30 +540,55 @@ impl Scanner {
                 break;
             }
         }
-        if !over.is_empty() && !self.options.strict && self.complete_at_cap(sink) {
-            // The root is complete: what comes past the cap (prose, a second value) is not
-            // read, and the value stands.
-            self.advance(bytes);
+        Ok(())
+    }
+
+    /// Reads a span's text again, as prose (see [`Span`](state::Span)), at its place in
+    /// the input; the chunk then goes on where the span stopped being one.
+    fn replay_span<S: Sink>(&mut self, span: &state::Span, sink: &mut S) -> Result<(), Error> {
+        let chunk = (
+            self.fed,
+            self.line,
+            self.line_start,
+            self.scan_at,
+            self.scan_line,
+            self.scan_line_start,
+            self.last_fed,
+        );
+        self.fed = span.offset;
+        self.line = span.line;
+        self.line_start = span.line_start;
+        self.scan_at = 0;
+        self.scan_line = span.line;
+        self.scan_line_start = span.line_start;
+        self.last_fed = b'`';
+        self.replaying = true;
+        let scanned = self.scan(&span.text, sink);
+        self.replaying = false;
+        (
+            self.fed,
+            self.line,
+            self.line_start,
+            self.scan_at,
+            self.scan_line,
+            self.scan_line_start,
+            self.last_fed,
+        ) = chunk;
+        scanned
+    }
+
+    /// The input ends (or the provider cut it) inside an inline code span that no run of
+    /// backticks closed: its text is prose, read again.
+    fn end_span<S: Sink>(&mut self, sink: &mut S) -> Result<(), Error> {
+        let Some(span) = self.span.take() else {
+            return Ok(());
+        };
+        if span.run == span.ticks {
+            // Closed by the input's last bytes.
             return Ok(());
         }
-        // A sink that halted (a value refused) stopped the scan before the cap: its error
-        // is the one to report, as it is when the bytes past the cap come in a later chunk.
-        if !over.is_empty() && !sink.halted() {
-            if let Some(error) = &self.error {
-                // A root refused at its first value ended the reading there.
-                return Err(error.clone());
-            }
-            let reason = Reason::TooLarge(self.options.max_bytes);
-            self.confirm_bare_array(sink);
-            return Err(self.fail(reason, bytes, bytes.len()));
-        }
-        self.advance(bytes);
-        // The sink is asked only once enough text has come since the last look.
-        if self.clean.len() >= self.window.next_look {
-            self.release(sink.released_depth());
-            self.window.next_look = self.clean.len() + RELEASE_MIN / 4;
-        }
-        Ok(())
+        self.state = State::Prose;
+        self.replay_span(&span, sink)
     }
 
     /// Ends the input: completes a root number, or reports what the input ended inside.
@@ -522,6 +596,7 @@ impl Scanner {
         if let Some(error) = &self.error {
             return Err(error.clone());
         }
+        self.end_span(sink)?;
         // The input ended inside a root nested past the cap, before it showed whether it
         // was JSON: the depth is what is wrong with it (a second root's is dropped).
         self.deep_is_json()?;
@@ -577,6 +652,7 @@ impl Scanner {
         if let Some(error) = &self.error {
             return Err(error.clone());
         }
+        self.end_span(sink)?;
         self.deep_is_json()?;
         if self.done && (self.tentative || self.muted) {
             self.note_cut_second_root();

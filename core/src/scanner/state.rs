@@ -129,6 +129,9 @@ pub(crate) struct Preamble {
     pub(crate) fenced: bool,
     /// Inside a fenced code block in another language: skipped to its closing fence.
     pub(crate) in_code: bool,
+    /// An inline code span that began with a bracket (`` `{"a": 1}` ``) is open: it was
+    /// read as prose, and the next run of backticks closes it rather than opening one.
+    pub(crate) span_open: bool,
     /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).
     pub(crate) fence_tag: [u8; 8],
     pub(crate) fence_tag_len: u8,
@@ -213,4 +216,27 @@ impl Skip {
         }
         (text.len(), false)
     }
+}
+
+/// An inline code span in prose (`` `x = [1, 2]` ``), just past its opening run of one or
+/// two backticks: nothing in it is a value if a run of as many closes it on its line.
+/// Its text is kept until then, to be read again as prose if none does (a lone backtick
+/// hides nothing), or if it grows past [`Span::MAX`] or the idle limit.
+#[derive(Debug, Clone)]
+pub(crate) struct Span {
+    /// Backticks in the opening run.
+    pub(crate) ticks: u8,
+    /// Backticks in a row just read inside it.
+    pub(crate) run: u8,
+    /// The input's bytes from the first after the opening run.
+    pub(crate) text: Vec<u8>,
+    /// The input offset of the first of them, its line, and where that line begins.
+    pub(crate) offset: u64,
+    pub(crate) line: u64,
+    pub(crate) line_start: u64,
+}
+
+impl Span {
+    /// Longer than this, it is no inline code span: models keep those short.
+    pub(crate) const MAX: usize = 256;
 }

@@ -1809,6 +1809,56 @@ fn a_bracket_after_a_word_indexes_it_and_is_not_the_answer() {
 }
 
 #[test]
+fn an_inline_code_span_is_skipped_once_it_closes_on_its_line() {
+    // Code explained before the answer was taken for it.
+    for input in [
+        "Set `x = [1, 2]` first. Answer: {\"a\":1}",
+        "Call `foo([1,2])` then: {\"a\":1}",
+        "Use `np.zeros([3, 3])` here. {\"a\":1}",
+        "Use `json.loads(\"[1]\")` here. {\"a\":1}",
+        "Use `print({\"x\": 1})` then {\"a\":1}",
+        "Use ``a ` [1, 2] `` then {\"a\":1}",
+        "<think>`[1]`</think> `x[1, 2]` {\"a\":1}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+    // After the value, a span holds no second one.
+    let mut scanner = crate::Scanner::new(lenient());
+    scanner
+        .feed(b"{\"a\":1} Set `x = [1, 2]` too.", &mut crate::IgnoreSink)
+        .unwrap();
+    scanner.finish(&mut crate::IgnoreSink).unwrap();
+    assert!(scanner.warnings().is_empty(), "{:?}", scanner.warnings());
+    // A span is all there is: no value.
+    fails(
+        &lenient(),
+        b"Only `x = [1, 2]` here",
+        ErrorKind::NoStructure,
+    );
+    // Read again as prose, a span's text gives the same result at every chunking and
+    // every idle limit, and its errors the same place.
+    for input in [
+        &b"A lone ` then [1, 2, 3]"[..],
+        b"A lone ` then {\"a\": 01}",
+        b"x `{\"a\": 1}` and `[2]` `",
+        b"`a` `b [1, 2]\n{\"c\": 3}",
+        b"`` `[1]` {\"a\": 1}",
+    ] {
+        for limit in 0..=input.len() as u64 + 1 {
+            let options = lenient().idle_limit(limit);
+            let (whole, _) = replay(&options, &[input]);
+            let ones: Vec<&[u8]> = input.chunks(1).collect();
+            let (by_one, _) = replay(&options, &ones);
+            let key = |r: &Result<String, Error>| match r {
+                Ok(v) => Ok(v.clone()),
+                Err(e) => Err((e.kind(), e.offset(), e.line(), e.column())),
+            };
+            assert_eq!(key(&whole), key(&by_one), "{input:?} at idle limit {limit}");
+        }
+    }
+}
+
+#[test]
 fn a_lone_backtick_in_prose_hides_nothing() {
     for input in [
         "Use the ` key then {\"a\": 1}",
@@ -1816,6 +1866,8 @@ fn a_lone_backtick_in_prose_hides_nothing() {
         "Answer: ` {\"a\": 1}`",
         "Answer: `{\"a\": 1}`",
         "Run `ls` and `cat`, then:\n{\"a\": 1}",
+        "A lone ` then {\"a\": 1}\n",
+        "A lone `` then {\"a\": 1} and more",
     ] {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
