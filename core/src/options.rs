@@ -21,10 +21,12 @@ pub struct Options {
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; for a typed stream a bracket of the other shape
-    /// than its root's is prose, though a value inside it may be the answer). A bracket
-    /// right after a word, a bracket or a parenthesis indexes it (`arr[0]`, `text[^1]`):
-    /// prose, to its closing bracket on its line. A code block in another language is
-    /// skipped whole. One refused at its first value after a key
+    /// than its root's is prose, though a value inside it may be the answer). An array
+    /// right after a word, a bracket or a parenthesis that closes on one scalar indexes it
+    /// (`arr[0]`, `Paris[1]`): prose. A code block in another language is skipped whole,
+    /// and so is an inline code span (`` `x = [1, 2]` ``) that a run of as many backticks
+    /// closes on its line, unless it begins with a bracket (`` `{"a": 1}` `` may be the
+    /// answer); a lone backtick hides nothing. One refused at its first value after a key
     /// and its colon (`Sure: {"a": 01}`) was meant as JSON: if no other value comes, its
     /// error is the stream's, not
     /// [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor an empty one held in
