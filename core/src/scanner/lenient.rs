@@ -137,21 +137,22 @@ impl Scanner {
                 }
                 span.run = 0;
             }
-            let blank = span.text.iter().all(|&t| matches!(t, b' ' | b'\t'));
             if c == b'\n' || k as u64 >= room || span.text.len() >= Span::MAX {
                 // No span: its text is prose, read again before this byte.
                 self.span_replay = self.span.take();
                 return at;
             }
-            if blank && matches!(c, b'{' | b'[') {
+            if span.blank && matches!(c, b'{' | b'[') {
                 // `` ` {"a": 1}` ``: the bracket may begin the answer.
+                let line = span.line;
                 self.span = None;
-                self.preamble.span_open = true;
+                self.preamble.span_open = Some(line);
                 return at;
             }
             if c == b'`' {
                 span.run = span.run.saturating_add(1);
             }
+            span.blank &= matches!(c, b' ' | b'\t');
             span.text.push(c);
         }
         b.len()
@@ -210,23 +211,27 @@ impl Scanner {
             }
             Some(&c) => {
                 // One or two backticks: an inline code span opens (or closes) in prose.
-                let p = &mut self.preamble;
-                p.prose_seen = true;
+                self.preamble.prose_seen = true;
                 self.state = State::Prose;
-                if p.in_code || self.replaying || std::mem::take(&mut p.span_open) || c == b'\n' {
+                if self.preamble.in_code || self.replaying || c == b'\n' {
+                    return Ok(i);
+                }
+                let (line, column) = self.locate(b, i);
+                if self.preamble.span_open.take() == Some(line) {
+                    // The close of a span that began with a bracket on this line.
                     return Ok(i);
                 }
                 if matches!(c, b'{' | b'[') {
                     // It may hold the answer (`` `{"a": 1}` ``): read as prose is.
-                    p.span_open = true;
+                    self.preamble.span_open = Some(line);
                     return Ok(i);
                 }
-                let ticks = p.ticks;
-                let (line, column) = self.locate(b, i);
+                let ticks = self.preamble.ticks;
                 let offset = self.fed + i as u64;
                 self.span = Some(Box::new(Span {
                     ticks,
                     run: 0,
+                    blank: true,
                     text: Vec::new(),
                     offset,
                     line,

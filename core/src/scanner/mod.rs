@@ -292,7 +292,7 @@ impl Scanner {
                 prose_seen: false,
                 fenced: false,
                 in_code: false,
-                span_open: false,
+                span_open: None,
                 resume_back: 0,
                 fence_tag: [0; 8],
                 fence_tag_len: 0,

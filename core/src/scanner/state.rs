@@ -129,9 +129,10 @@ pub(crate) struct Preamble {
     pub(crate) fenced: bool,
     /// Inside a fenced code block in another language: skipped to its closing fence.
     pub(crate) in_code: bool,
-    /// An inline code span that began with a bracket (`` `{"a": 1}` ``) is open: it was
-    /// read as prose, and the next run of backticks closes it rather than opening one.
-    pub(crate) span_open: bool,
+    /// An inline code span that began with a bracket (`` `{"a": 1}` ``) is open on this
+    /// line: it was read as prose, and the next run of backticks on the line closes it
+    /// rather than opening one.
+    pub(crate) span_open: Option<u64>,
     /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).
     pub(crate) fence_tag: [u8; 8],
     pub(crate) fence_tag_len: u8,
@@ -228,6 +229,8 @@ pub(crate) struct Span {
     pub(crate) ticks: u8,
     /// Backticks in a row just read inside it.
     pub(crate) run: u8,
+    /// Its text so far is spaces and tabs only.
+    pub(crate) blank: bool,
     /// The input's bytes from the first after the opening run.
     pub(crate) text: Vec<u8>,
     /// The input offset of the first of them, its line, and where that line begins.

@@ -1822,13 +1822,36 @@ fn an_inline_code_span_is_skipped_once_it_closes_on_its_line() {
     ] {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
-    // After the value, a span holds no second one.
-    let mut scanner = crate::Scanner::new(lenient());
-    scanner
-        .feed(b"{\"a\":1} Set `x = [1, 2]` too.", &mut crate::IgnoreSink)
-        .unwrap();
-    scanner.finish(&mut crate::IgnoreSink).unwrap();
-    assert!(scanner.warnings().is_empty(), "{:?}", scanner.warnings());
+    // A span that began with a bracket and never closed ends with its line: a later
+    // line's span opens as any other (its code was read as the answer).
+    for input in [
+        "Press ` { key\nThen run `x = {\"b\": 2}` first.\n{\"a\": 1}",
+        "Press `{ key\nThen run `x = {\"b\": 2}` first.\n{\"a\": 1}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+    // After the value, a span holds no second one, whatever the policy.
+    for (input, policy) in [
+        (
+            &b"{\"a\":1} Set `x = [1, 2]` too."[..],
+            crate::SecondRoot::KeepFirst,
+        ),
+        (
+            b"Answer: ` {\"a\": 1}`\nAlso set `x = {\"b\": 2}` later.",
+            crate::SecondRoot::KeepLast,
+        ),
+        (
+            b"Answer: `{\"a\": 1}` and `x = [2, 3]` too",
+            crate::SecondRoot::KeepLast,
+        ),
+    ] {
+        let mut scanner = crate::Scanner::new(lenient().second_root(policy));
+        scanner.feed(input, &mut crate::IgnoreSink).unwrap();
+        scanner.finish(&mut crate::IgnoreSink).unwrap();
+        assert!(scanner.warnings().is_empty(), "{:?}", scanner.warnings());
+        let value: serde_json::Value = serde_json::from_slice(scanner.clean()).unwrap();
+        assert_eq!(value, serde_json::json!({"a": 1}), "{input:?}");
+    }
     // A span is all there is: no value.
     fails(
         &lenient(),
