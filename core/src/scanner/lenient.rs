@@ -97,6 +97,11 @@ impl Scanner {
                 self.state = State::FenceTicks;
                 Ok(at + 1)
             }
+            Some(_) if self.replaying => {
+                // A tag after a lone backtick is quoted (`` `<think> `` in prose): no block.
+                self.preamble.prose_seen = true;
+                Ok(at + 1)
+            }
             Some(_) => {
                 self.preamble.tag_pos = 1;
                 self.preamble.tag = 0;

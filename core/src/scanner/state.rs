@@ -222,7 +222,8 @@ impl Skip {
 /// An inline code span in prose (`` `x = [1, 2]` ``), just past its opening run of one or
 /// two backticks: nothing in it is a value if a run of as many closes it on its line.
 /// Its text is kept until then, to be read again as prose if none does (a lone backtick
-/// hides nothing), or if it grows past [`Span::MAX`] or the idle limit.
+/// hides nothing; a tag in it opens no reasoning block), or if it grows past
+/// [`Span::MAX`] or the idle limit.
 #[derive(Debug, Clone)]
 pub(crate) struct Span {
     /// Backticks in the opening run.
@@ -240,6 +241,7 @@ pub(crate) struct Span {
 }
 
 impl Span {
-    /// Longer than this, it is no inline code span: models keep those short.
-    pub(crate) const MAX: usize = 256;
+    /// Longer than this, it is no inline code span (a one-line shell command or a regex
+    /// may take a few hundred bytes).
+    pub(crate) const MAX: usize = 2048;
 }

@@ -1785,7 +1785,10 @@ fn a_bracket_after_a_word_indexes_it_and_is_not_the_answer() {
     ] {
         at_every_split(&lenient(), input, expected);
     }
-    // An index alone is no value; a quote left open in it is a string (cut at the end).
+    // An index alone is no value, even where a one-element answer would be (chosen: an
+    // index or a citation after a word is far likelier); a quote left open in it is a
+    // string (cut at the end).
+    fails(&lenient(), b"assistantfinal[7]", ErrorKind::NoStructure);
     fails(&lenient(), b"Paris[1] only", ErrorKind::NoStructure);
     fails(&lenient(), b"He said x[\" then [1,2]", ErrorKind::Truncated);
     // A second value glued to the first is one.
@@ -1852,6 +1855,21 @@ fn an_inline_code_span_is_skipped_once_it_closes_on_its_line() {
         let value: serde_json::Value = serde_json::from_slice(scanner.clean()).unwrap();
         assert_eq!(value, serde_json::json!({"a": 1}), "{input:?}");
     }
+    // A long one-line command is code too; a span longer than any is none, and its
+    // text is read again (an answer after a lone backtick on its line is not lost).
+    let curl = format!(
+        "Try `curl -d '{{\"items\": []}}' {}` then:\n{{\"a\":1}}",
+        "-H 'X: y' ".repeat(40)
+    );
+    at_every_split(&lenient(), &curl, r#"{"a":1}"#);
+    let lone = format!("A lone ` {} then {{\"a\":1}}", "word ".repeat(500));
+    at_every_split(&lenient(), &lone, r#"{"a":1}"#);
+    // A tag after a lone backtick is quoted: it opens no reasoning block.
+    at_every_split(
+        &lenient(),
+        "Models emit a `<think> block first.\n{\"a\":1}",
+        r#"{"a":1}"#,
+    );
     // A span is all there is: no value.
     fails(
         &lenient(),
