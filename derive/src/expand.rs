@@ -84,6 +84,9 @@ pub(crate) struct Cx<'a> {
     /// serde reads the struct from an array of its fields too (a variant's only when its
     /// enum is externally tagged).
     pub(crate) seq: bool,
+    /// Per field of `all`, whether it is recursive and whether it is generic (see
+    /// [`Cx::recursive`] and [`Cx::generic`]), worked out once.
+    flags: Vec<(bool, bool)>,
 }
 
 impl<'a> Cx<'a> {
@@ -101,6 +104,7 @@ impl<'a> Cx<'a> {
             outer: None,
             checked: model.input.generics.params.is_empty(),
             seq: true,
+            flags: flags(model, all, ident, None),
         }
     }
 
@@ -114,6 +118,7 @@ impl<'a> Cx<'a> {
     ) -> Self {
         let prefix = format!("{outer}{variant}");
         Cx {
+            flags: flags(model, all, &model.input.ident, Some(outer)),
             draft: format_ident!("{}Draft", prefix),
             field_enum: format_ident!("{}Field", prefix),
             field_name: format_ident!("{}FieldName", prefix),
@@ -234,20 +239,20 @@ impl<'a> Cx<'a> {
     /// Marked `#[settled(recursive)]`, a field leads back to the model through a
     /// collection (`struct Call { args: Vec<Expr> }` with `enum Expr { Call(Call) }`).
     pub(crate) fn recursive(&self, field: &Field<'_>) -> bool {
-        if field.attrs.recursive.get().is_some() {
-            return true;
-        }
-        let boxed = format_ident!("Box");
-        match &self.outer {
-            Some(outer) => mentions(field.ty, &[self.ident, outer, &boxed]),
-            None => mentions(field.ty, &[self.ident, &boxed]),
-        }
+        self.flags_of(field).0
     }
 
     /// The field's type names one of the model's type parameters.
     pub(crate) fn generic(&self, field: &Field<'_>) -> bool {
-        let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();
-        mentions(field.ty, &params)
+        self.flags_of(field).1
+    }
+
+    fn flags_of(&self, field: &Field<'_>) -> (bool, bool) {
+        self.all
+            .iter()
+            .position(|f| std::ptr::eq(f, field))
+            .and_then(|i| self.flags.get(i).copied())
+            .unwrap_or_default()
     }
 
     /// `PhantomData` over the type parameters, for generated types that might not use them.
@@ -255,6 +260,30 @@ impl<'a> Cx<'a> {
         let params: Vec<&Ident> = self.generics().type_params().map(|p| &p.ident).collect();
         (!params.is_empty()).then(|| quote! { ::core::marker::PhantomData<fn() -> (#(#params,)*)> })
     }
+}
+
+/// Per field: whether it is recursive (see [`Cx::recursive`]) and whether its type names
+/// one of the model's type parameters.
+fn flags(
+    model: &Model<'_>,
+    all: &[Field<'_>],
+    ident: &Ident,
+    outer: Option<&Ident>,
+) -> Vec<(bool, bool)> {
+    let boxed = format_ident!("Box");
+    let own: Vec<&Ident> = [ident, &boxed].into_iter().chain(outer).collect();
+    let params: Vec<&Ident> = model
+        .input
+        .generics
+        .type_params()
+        .map(|p| &p.ident)
+        .collect();
+    all.iter()
+        .map(|f| {
+            let recursive = f.attrs.recursive.get().is_some() || mentions(f.ty, &own);
+            (recursive, !params.is_empty() && mentions(f.ty, &params))
+        })
+        .collect()
 }
 
 /// The user's where clause plus, for each type parameter, what streaming it needs.
@@ -292,11 +321,15 @@ pub(crate) fn stream_type(field: &Field<'_>) -> TokenStream {
         let marker = with_marker(field);
         around(
             ty,
-            quote! { ::settled::__private::AtomicWith< },
+            |span| quote_spanned! {span=> ::settled::__private::AtomicWith< },
             quote! { #ty, #marker },
         )
     } else if field.attrs.atomic.get().is_some() {
-        around(ty, quote! { ::settled::Atomic< }, quote! { #ty })
+        around(
+            ty,
+            |span| quote_spanned! {span=> ::settled::Atomic< },
+            quote! { #ty },
+        )
     } else {
         quote! { #ty }
     }
@@ -306,15 +339,54 @@ pub(crate) fn stream_type(field: &Field<'_>) -> TokenStream {
 pub(crate) fn draft_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     if field.with.is_some() {
-        return around(ty, quote! { ::settled::Complete< }, quote! { #ty });
+        return around(
+            ty,
+            |span| quote_spanned! {span=> ::settled::Complete< },
+            quote! { #ty },
+        );
     }
-    around(ty, quote! { ::settled::DraftOf< }, stream_type(field))
+    around(
+        ty,
+        |span| quote_spanned! {span=> ::settled::DraftOf< },
+        stream_type(field),
+    )
 }
 
 /// `open inner >`, spanned so that the type covers the user's type `ty` exactly (`open` at
 /// its first token, `>` at its last): an error about it points at the field's type, and
 /// two errors about the same field type are the same error, reported once.
-pub(crate) fn around(ty: &Type, open: TokenStream, inner: TokenStream) -> TokenStream {
+pub(crate) fn around(
+    ty: &Type,
+    open: impl FnOnce(proc_macro2::Span) -> TokenStream,
+    inner: TokenStream,
+) -> TokenStream {
+    let (first, last) = ends(ty);
+    let open = open(first);
+    let close = quote_spanned! {last=> > };
+    quote! { #open #inner #close }
+}
+
+/// The spans of the first and the last token of `ty`: read from a path type's segments
+/// (most field types), from its tokens otherwise.
+fn ends(ty: &Type) -> (proc_macro2::Span, proc_macro2::Span) {
+    if let Type::Path(syn::TypePath { qself: None, path }) = ty {
+        let first = match (&path.leading_colon, path.segments.first()) {
+            (Some(colon), _) => Some(colon.spans[0]),
+            (None, Some(segment)) => Some(segment.ident.span()),
+            (None, None) => None,
+        };
+        let last = path
+            .segments
+            .last()
+            .and_then(|segment| match &segment.arguments {
+                syn::PathArguments::None => Some(segment.ident.span()),
+                syn::PathArguments::AngleBracketed(args) => Some(args.gt_token.span),
+                syn::PathArguments::Parenthesized(_) => None,
+            });
+        if let (Some(first), Some(last)) = (first, last) {
+            return (first, last);
+        }
+    }
     let all: Vec<proc_macro2::TokenTree> = quote! { #ty }.into_iter().collect();
     let first = all
         .first()
@@ -323,26 +395,7 @@ pub(crate) fn around(ty: &Type, open: TokenStream, inner: TokenStream) -> TokenS
         proc_macro2::TokenTree::Group(g) => g.span_close(),
         other => other.span(),
     });
-    let open = respan(open, first);
-    let close = respan(quote! { > }, last);
-    quote! { #open #inner #close }
-}
-
-/// `tokens` with every span set to `span`.
-fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut t| {
-            if let proc_macro2::TokenTree::Group(g) = &t {
-                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(span);
-                t = proc_macro2::TokenTree::Group(group);
-            } else {
-                t.set_span(span);
-            }
-            t
-        })
-        .collect()
+    (first, last)
 }
 
 /// The marker type that reads a `deserialize_with` field.

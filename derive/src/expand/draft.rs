@@ -3,7 +3,7 @@
 use super::{Cx, draft_type};
 use crate::attr::docs;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 
 /// The draft struct, and its impls (for the `const` block).
 pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
@@ -28,7 +28,11 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let fident = &f.ident;
         let ty = draft_type(f);
         // Spanned at the field: a type that cannot stream is reported there, once.
-        let ty = super::around(f.ty, quote! { ::core::option::Option< }, ty);
+        let ty = super::around(
+            f.ty,
+            |span| quote_spanned! {span=> ::core::option::Option< },
+            ty,
+        );
         quote! {
             #(#fdocs)*
             #fvis #fident: #ty,

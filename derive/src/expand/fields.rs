@@ -2,7 +2,7 @@
 
 use super::{Cx, default_expr, has_inner, item_type, variant};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 
 /// The field enums, and their impls (for the `const` block).
 pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
@@ -62,14 +62,18 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             let boxed = |payload: TokenStream| {
                 // Spanned at the field: a type that cannot stream is reported there, once.
                 if cx.recursive(f) {
-                    super::around(f.ty, quote! { ::std::boxed::Box< }, payload)
+                    super::around(
+                        f.ty,
+                        |span| quote_spanned! {span=> ::std::boxed::Box< },
+                        payload,
+                    )
                 } else {
                     payload
                 }
             };
             variants.push(match item_type(f) {
                 Some(elem) => {
-                    let payload = boxed(super::around(elem, quote! { ::settled::FieldOf< }, quote! { #elem }));
+                    let payload = boxed(super::around(elem, |span| quote_spanned! {span=> ::settled::FieldOf< }, quote! { #elem }));
                     let doc = format!(
                         "Inside element `index` of `{name}`, a value settled (the element's own field)."
                     );
@@ -77,7 +81,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
                 }
                 None => {
                     let stream = super::stream_type(f);
-                    let payload = boxed(super::around(f.ty, quote! { ::settled::FieldOf< }, stream));
+                    let payload = boxed(super::around(f.ty, |span| quote_spanned! {span=> ::settled::FieldOf< }, stream));
                     let doc = format!("Inside `{name}`, a value settled (its own field).");
                     quote! { #[doc = #doc] #vin(#payload) }
                 }
@@ -111,7 +115,9 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     // A non-generic model's own tables answer (see `names` below); a generic one's cannot
     // be named from this non-generic enum: its keys are listed, each field's type is asked
     // where it names no type parameter, and serde's rule for `Option` decides for the others.
-    let (key, is_required) = {
+    let (key, is_required) = if cx.checked {
+        (TokenStream::new(), TokenStream::new())
+    } else {
         let keys = cx.fields.iter().map(|f| &f.name);
         let required = cx.fields.iter().map(|f| {
             let (name, ty) = (&f.name, f.ty);
