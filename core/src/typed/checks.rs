@@ -50,6 +50,44 @@ where
     const OK: usize = 0;
 }
 
+/// Every impl of a non-generic model's draft that flattens nothing: `Serialize` (its keys
+/// as serde reads them, absent fields omitted), `Debug` (what it serializes to), `state`,
+/// and the std traits of [`draft_traits!`](crate::__draft_traits):
+/// `draft_impls!(ReviewDraft as __Draft of ReviewFieldName { title: "title" })`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __draft_impls {
+    ($draft:ident as $checked:ident of $name:ident { $($field:ident: $key:literal),* }) => {
+        #[automatically_derived]
+        impl $crate::__private::serde::Serialize for $draft {
+            fn serialize<__S: $crate::__private::serde::Serializer>(
+                &self,
+                __s: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error> {
+                let __d: &$checked = self;
+                $crate::__private::DraftMap::new(__s)
+                    $(.entry($key, &__d.$field))*
+                    .end()
+            }
+        }
+        #[automatically_derived]
+        impl ::core::fmt::Debug for $draft {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                $crate::__private::debug_draft(::core::stringify!($draft), self, __f)
+            }
+        }
+        #[automatically_derived]
+        impl $draft {
+            /// Whether `field` is pending, streaming or settled.
+            pub fn state(&self, field: $name) -> $crate::FieldState {
+                let __d: &$checked = self;
+                __d.__settled.state_of(field as usize, &[$(__d.$field.is_some()),*])
+            }
+        }
+        $crate::__draft_traits!($draft as $checked { $($field),* });
+    };
+}
+
 /// `Default`, `Clone` and `PartialEq` for a derived model's draft (what `#[derive]` would
 /// write), their bodies written against the draft as its check names it so that a field
 /// type that cannot stream is reported once, at the field:
@@ -70,18 +108,18 @@ macro_rules! __draft_traits {
         #[automatically_derived]
         impl ::core::clone::Clone for $draft {
             fn clone(&self) -> Self {
-                let d: &$checked = self;
+                let __d: &$checked = self;
                 $checked {
-                    $($field: ::core::clone::Clone::clone(&d.$field),)*
-                    __settled: d.__settled,
+                    $($field: ::core::clone::Clone::clone(&__d.$field),)*
+                    __settled: __d.__settled,
                 }
             }
         }
         #[automatically_derived]
         impl ::core::cmp::PartialEq for $draft {
-            fn eq(&self, other: &Self) -> bool {
-                let (a, b): (&$checked, &$checked) = (self, other);
-                $(a.$field == b.$field &&)* a.__settled == b.__settled
+            fn eq(&self, __other: &Self) -> bool {
+                let (__a, __b): (&$checked, &$checked) = (self, __other);
+                $(__a.$field == __b.$field &&)* __a.__settled == __b.__settled
             }
         }
     };

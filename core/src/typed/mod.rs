@@ -65,8 +65,10 @@ pub(crate) mod protocol_items {
         unit_variant, variant,
     };
     pub use super::{Limits, Part, Parts, Shape, StreamingModel};
+    pub use crate::__draft_impls as draft_impls;
     pub use crate::__draft_traits as draft_traits;
     pub use crate::__name_traits as name_traits;
+    pub use crate::__parts as parts;
     pub use crate::path::Step;
 }
 
@@ -409,23 +411,23 @@ macro_rules! __name_traits {
     ($name:ident, [$($variant:ident),+]) => {
         #[automatically_derived]
         impl ::core::fmt::Debug for $name {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                let names = [$(::core::stringify!($variant)),+];
-                f.write_str($crate::__private::nth(&names, *self as usize))
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                let __names = [$(::core::stringify!($variant)),+];
+                __f.write_str($crate::__private::nth(&__names, *self as usize))
             }
         }
         #[automatically_derived]
         impl ::core::cmp::PartialEq for $name {
-            fn eq(&self, other: &Self) -> bool {
-                *self as usize == *other as usize
+            fn eq(&self, __other: &Self) -> bool {
+                *self as usize == *__other as usize
             }
         }
         #[automatically_derived]
         impl ::core::cmp::Eq for $name {}
         #[automatically_derived]
         impl ::core::hash::Hash for $name {
-            fn hash<H: ::core::hash::Hasher>(&self, h: &mut H) {
-                h.write_usize(*self as usize)
+            fn hash<__H: ::core::hash::Hasher>(&self, __h: &mut __H) {
+                __h.write_usize(*self as usize)
             }
         }
     };
@@ -502,4 +504,39 @@ impl fmt::Debug for Part<'_> {
 pub trait Parts: 'static {
     /// The variant `self` is.
     fn part(&self) -> Part<'_>;
+}
+
+/// `Parts` and `Debug` for a non-generic model's field enum, named through its check as
+/// `$checked`: `parts!(ReviewField as __Field { Score, InVerdict } [ReasonsItem])`, the
+/// variants with one value in braces, those with an index and a value in brackets.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __parts {
+    ($field:ident as $checked:ident { $($of:ident),* } [ $($item:ident),* ]) => {
+        #[automatically_derived]
+        impl $crate::__private::Parts for $field {
+            fn part(&self) -> $crate::__private::Part<'_> {
+                let __s: &$checked = self;
+                match __s {
+                    $($checked::$of(__v) => $crate::__private::Part::of(
+                        $checked::$of,
+                        ::core::stringify!($of),
+                        __v,
+                    ),)*
+                    $($checked::$item(__i, __v) => $crate::__private::Part::item(
+                        $checked::$item,
+                        ::core::stringify!($item),
+                        *__i,
+                        __v,
+                    ),)*
+                }
+            }
+        }
+        #[automatically_derived]
+        impl ::core::fmt::Debug for $field {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Debug::fmt(&$crate::__private::Parts::part(self), __f)
+            }
+        }
+    };
 }

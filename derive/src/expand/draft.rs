@@ -48,9 +48,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     // draft gets its impls by hand.
     // A checked draft gets the std derives' impls through its check.
     let (derives, impls) = if cx.checked {
-        let idents = cx.fields.iter().map(|f| &f.ident);
-        let traits = quote! { __p::draft_traits!(#draft as __Draft { #(#idents),* }); };
-        (quote! {}, Some(traits))
+        (quote! {}, None)
     } else if cx.marker().is_none() {
         let derives = quote! {
             #[derive(Clone, Default, PartialEq)]
@@ -69,6 +67,22 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             #marker
         }
     };
+    if cx.checked && !cx.fields.iter().any(|f| f.flatten) {
+        // Written by the library's macro from the fields' names and keys.
+        let entries = cx.fields.iter().map(|f| {
+            let (fident, name) = (&f.ident, &f.name);
+            quote! { #fident: #name }
+        });
+        let private = quote! {
+            __p::draft_impls!(#draft as __Draft of #field_name { #(#entries),* });
+        };
+        return (public, private);
+    }
+    let impls = impls.or_else(|| {
+        let idents = cx.fields.iter().map(|f| &f.ident);
+        cx.checked
+            .then(|| quote! { __p::draft_traits!(#draft as __Draft { #(#idents),* }); })
+    });
     let begun = cx.fields.iter().map(|f| {
         let fident = &f.ident;
         quote! { __d.#fident.is_some() }

@@ -3,6 +3,7 @@
 use super::{Cx, default_expr, has_inner, item_type, variant};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
+use syn::Ident;
 
 /// The field enums, and their impls (for the `const` block).
 pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
@@ -17,14 +18,9 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let where_clause = cx.where_clause();
 
     let mut variants = Vec::new();
-    // One arm per variant: what it reads as for the callbacks and `Debug`.
-    let mut parts = Vec::new();
-    // The variants as the impls name them (through the struct's check).
-    let me = if cx.checked {
-        quote! { __Field }
-    } else {
-        quote! { Self }
-    };
+    // The variants by name, what they read as for the callbacks and `Debug`: those with
+    // one value, those with an index and a value.
+    let (mut of, mut items) = (Vec::new(), Vec::new());
     for f in &cx.fields {
         let ty = f.ty;
         let name = &f.name;
@@ -34,15 +30,11 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
             // settle (as `In…`).
             let settled = format!("`{name}` settled with this strict value.");
             variants.push(quote! { #[doc = #settled] #v(#ty) });
-            let label = v.to_string();
-            parts.push(quote! { #me::#v(__v) => __p::Part::of(#me::#v, #label, __v), });
+            of.push(v.clone());
         }
         if let Some(elem) = item_type(f) {
             let vi = variant(f, "Item");
-            let label = vi.to_string();
-            parts.push(
-                quote! { #me::#vi(__i, __v) => __p::Part::item(#me::#vi, #label, *__i, __v), },
-            );
+            items.push(vi.clone());
             let doc = format!(
                 "An element of `{name}` settled: its index in the draft and its strict value \
                  (a copy)."
@@ -51,13 +43,10 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
         if has_inner(f) {
             let vin = variant(f, "In");
-            let label = vin.to_string();
-            parts.push(match item_type(f) {
-                Some(_) => {
-                    quote! { #me::#vin(__i, __v) => __p::Part::item(#me::#vin, #label, *__i, __v), }
-                }
-                None => quote! { #me::#vin(__v) => __p::Part::of(#me::#vin, #label, __v), },
-            });
+            match item_type(f) {
+                Some(_) => items.push(vin.clone()),
+                None => of.push(vin.clone()),
+            }
             // A recursive model's own events are boxed (the enum would contain itself).
             let boxed = |payload: TokenStream| {
                 // Spanned at the field: a type that cannot stream is reported there, once.
@@ -145,9 +134,6 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let marker_variant = cx.marker().map(|marker| {
         quote! { #[doc(hidden)] __Marker(#marker, ::core::convert::Infallible), }
     });
-    if cx.marker().is_some() {
-        parts.push(quote! { Self::__Marker(_, __never) => match *__never {}, });
-    }
 
     let public = quote! {
         #[doc = #enum_doc]
@@ -167,13 +153,46 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
     };
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
-    // An enum without variants (a struct without fields) has no value to read.
-    let part = if parts.is_empty() {
-        quote! { match *self {} }
-    } else {
-        quote! { match __s { #(#parts)* } }
-    };
     let field_ty = cx.field_ty();
+    let parts_impls = if cx.checked && !(of.is_empty() && items.is_empty()) {
+        // A non-generic model's: written by the library's macro from the variants' names.
+        quote! { __p::parts!(#field_enum as __Field { #(#of),* } [#(#items),*]); }
+    } else {
+        // One arm per variant. An enum without variants (a struct without fields) has no
+        // value to read.
+        let of_labels = of.iter().map(Ident::to_string);
+        let item_labels = items.iter().map(Ident::to_string);
+        let marker = cx.marker().map(|_| {
+            quote! { Self::__Marker(_, __never) => match *__never {}, }
+        });
+        let part = if of.is_empty() && items.is_empty() && marker.is_none() {
+            quote! { match *self {} }
+        } else {
+            quote! {
+                match __s {
+                    #(Self::#of(__v) => __p::Part::of(Self::#of, #of_labels, __v),)*
+                    #(Self::#items(__i, __v) => __p::Part::item(Self::#items, #item_labels, *__i, __v),)*
+                    #marker
+                }
+            }
+        };
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics __p::Parts for #field_enum #ty_generics #where_clause {
+                fn part(&self) -> __p::Part<'_> {
+                    let __s: &#field_ty = self;
+                    #part
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_generics ::core::fmt::Debug for #field_enum #ty_generics #where_clause {
+                fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    ::core::fmt::Debug::fmt(&__p::Parts::part(self), __f)
+                }
+            }
+        }
+    };
     // The variant's name, as `#[derive(Debug)]` writes it; equal and hashed by index; a
     // non-generic model's `FieldName` reads its tables.
     let names = if cx.generics().params.is_empty() {
@@ -198,20 +217,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         }
     };
     let private = quote! {
-        #[automatically_derived]
-        impl #impl_generics __p::Parts for #field_enum #ty_generics #where_clause {
-            fn part(&self) -> __p::Part<'_> {
-                let __s: &#field_ty = self;
-                #part
-            }
-        }
-
-        #[automatically_derived]
-        impl #impl_generics ::core::fmt::Debug for #field_enum #ty_generics #where_clause {
-            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::fmt::Debug::fmt(&__p::Parts::part(self), __f)
-            }
-        }
+        #parts_impls
 
         #names
     };

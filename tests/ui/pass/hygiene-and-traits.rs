@@ -18,6 +18,15 @@ struct item;
 struct i;
 struct v;
 struct measured;
+// Named like the locals of the library's macros that generated code calls.
+struct a;
+struct b;
+struct d;
+struct f;
+struct h;
+struct s;
+struct other;
+struct names;
 const __f_x: u8 = 0;
 // Named like the generated code's own items.
 struct __CHECK;
@@ -103,7 +112,7 @@ fn main() {
     let fields: Vec<String> = odd
         .feed(br#"{"__": 1, "_1": 2, "self_": 3, "x": 4}"#)
         .unwrap()
-        .map(|f| format!("{f:?}"))
+        .map(|event| format!("{event:?}"))
         .collect();
     assert_eq!(fields, ["Field(1)", "Field1(2)", "FieldSelf(3)", "X(4)"]);
     assert_eq!(odd.finish().unwrap().self_, 3);
