@@ -335,21 +335,25 @@ pub(crate) fn stream_type(field: &Field<'_>) -> TokenStream {
     }
 }
 
-/// The field's draft type, as the public draft struct names it.
-pub(crate) fn draft_type(field: &Field<'_>) -> TokenStream {
+/// The type of the field's member in the public draft struct: `Option<DraftOf<…>>`
+/// (`Option<Complete<…>>` for a field read by a function of the user's), spanned at the
+/// field's type so that a type that cannot stream is reported there, once.
+pub(crate) fn draft_member_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
-    if field.with.is_some() {
-        return around(
-            ty,
-            |span| quote_spanned! {span=> ::settled::Complete< },
+    let (first, last) = ends(ty);
+    let (open, inner) = if field.with.is_some() {
+        (
+            quote_spanned! {first=> ::core::option::Option<::settled::Complete< },
             quote! { #ty },
-        );
-    }
-    around(
-        ty,
-        |span| quote_spanned! {span=> ::settled::DraftOf< },
-        stream_type(field),
-    )
+        )
+    } else {
+        (
+            quote_spanned! {first=> ::core::option::Option<::settled::DraftOf< },
+            stream_type(field),
+        )
+    };
+    let close = quote_spanned! {last=> > > };
+    quote! { #open #inner #close }
 }
 
 /// `open inner >`, spanned so that the type covers the user's type `ty` exactly (`open` at

@@ -516,14 +516,15 @@ macro_rules! __parts {
         #[automatically_derived]
         impl $crate::__private::Parts for $field {
             fn part(&self) -> $crate::__private::Part<'_> {
+                use $crate::__private::Part;
                 let __s: &$checked = self;
                 match __s {
-                    $($checked::$of(__v) => $crate::__private::Part::of(
+                    $($checked::$of(__v) => Part::of(
                         $checked::$of,
                         ::core::stringify!($of),
                         __v,
                     ),)*
-                    $($checked::$item(__i, __v) => $crate::__private::Part::item(
+                    $($checked::$item(__i, __v) => Part::item(
                         $checked::$item,
                         ::core::stringify!($item),
                         *__i,

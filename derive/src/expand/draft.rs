@@ -1,9 +1,9 @@
 //! `XDraft`: every field optional, updated in place while the value streams.
 
-use super::{Cx, draft_type};
+use super::{Cx, draft_member_type};
 use crate::attr::docs;
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::quote;
 
 /// The draft struct, and its impls (for the `const` block).
 pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
@@ -26,13 +26,7 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         let fdocs = docs(&f.original.attrs);
         let fvis = f.vis;
         let fident = &f.ident;
-        let ty = draft_type(f);
-        // Spanned at the field: a type that cannot stream is reported there, once.
-        let ty = super::around(
-            f.ty,
-            |span| quote_spanned! {span=> ::core::option::Option< },
-            ty,
-        );
+        let ty = draft_member_type(f);
         quote! {
             #(#fdocs)*
             #fvis #fident: #ty,

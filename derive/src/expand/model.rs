@@ -212,17 +212,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
     let Cx { ident, .. } = cx;
     let (impl_generics, ty_generics, _) = cx.generics().split_for_impl();
     let where_clause = cx.where_clause();
-    let key_arms: Vec<TokenStream> = cx
-        .fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| !f.flatten)
-        .map(|(i, f)| {
-            let i = proc_macro2::Literal::usize_unsuffixed(i);
-            let keys = &f.keys;
-            quote! { #(#keys)|* => __p::Some(#i), }
-        })
-        .collect();
+    let flattens = cx.fields.iter().any(|f| f.flatten);
     let names = cx.fields.iter().map(|f| &f.name);
     // serde's own list for its "unknown field" message: every name and alias.
     let deny_unknown = cx.model.deny_unknown_fields.then(|| {
@@ -311,7 +301,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             } else {
                 quote! { (#k, #name, __p::missing_ok::<#ty>), }
             };
-            own_required.push(entry.clone());
+            if flattens {
+                own_required.push(entry.clone());
+            }
             required.push(entry);
         }
     }
@@ -338,7 +330,17 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
             .filter(move |k| *k != name)
             .map(move |alias| quote! { (#alias, #i) })
     });
-    let lookup = cx.fields.iter().any(|f| f.flatten).then(|| {
+    let lookup = flattens.then(|| {
+        let key_arms = cx
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.flatten)
+            .map(|(i, f)| {
+                let i = proc_macro2::Literal::usize_unsuffixed(i);
+                let keys = &f.keys;
+                quote! { #(#keys)|* => __p::Some(#i), }
+            });
         quote! {
             .lookup(|__k| {
                 let __own = match __k {
