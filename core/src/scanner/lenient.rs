@@ -165,14 +165,17 @@ impl Scanner {
 
     /// The byte before `at` (in this chunk or the last one fed) ends a word (not a JSON
     /// fence's tag), a bracket or a parenthesis: a bracket there may index it (`arr[0]`,
-    /// `m[1][2]`, `f(x)[0]`) or mark a footnote (see `index_open`).
+    /// `m[1][2]`, `f(x)[0]`) or mark a footnote (see `index_open`). A character beyond
+    /// ASCII counts as a letter (`Café[1]`, `東京[1]`): its last byte is a continuation
+    /// byte, so one byte tells at any chunking.
     pub(super) fn after_word(&self, b: &[u8], at: usize) -> bool {
         let before = match at.checked_sub(1) {
             Some(k) => b.get(k).copied().unwrap_or(0),
             None => self.last_fed,
         };
         let glued_fence = self.preamble.fenced && !self.preamble.prose_seen;
-        (before.is_ascii_alphanumeric() || matches!(before, b'_' | b']' | b')')) && !glued_fence
+        (before.is_ascii_alphanumeric() || before >= 0x80 || matches!(before, b'_' | b']' | b')'))
+            && !glued_fence
     }
 
     /// `c` opens an array in prose after an empty container in prose (`Result: []. See

@@ -1765,6 +1765,10 @@ fn a_bracket_after_a_word_indexes_it_and_is_not_the_answer() {
         "A footnote[^1] then {\"a\": 2}",
         "Read row[\"id\"] and x_1[2][3]: {\"a\": 2}",
         "A key x[\"{\"] then {\"a\": 2}",
+        // After a letter beyond ASCII too (its last byte may end the chunk before).
+        "Café[1] is open late. {\"a\": 2}",
+        "北京是中国的首都[1]。答案：{\"a\": 2}",
+        "naïve[2] and Ωμέγα[3]: {\"a\": 2}",
     ] {
         at_every_split(&lenient(), input, r#"{"a":2}"#);
     }
