@@ -24,7 +24,7 @@ impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
     pub(super) fn prose<S: Sink>(&mut self, b: &[u8], i: usize, sink: &mut S) -> Step {
         if self.span.is_some() {
-            return Ok(self.in_span(b, i));
+            return self.in_span(b, i);
         }
         let rest = b.get(i..).unwrap_or_default();
         // A skip read on: committed once the idle limit has allowed the bytes it read.
@@ -119,17 +119,17 @@ impl Scanner {
     }
 
     /// Inside an inline code span from `i`: to the run of backticks that closes it, or,
-    /// if a line break, the idle limit or [`Span::MAX`] comes first, to there, its text
-    /// then read again as prose (see [`Span`]). A span that begins with whitespace and a
-    /// bracket (`` ` {"a": 1}` ``) is read as prose from the bracket. Returns where prose
-    /// goes on.
-    fn in_span(&mut self, b: &[u8], i: usize) -> usize {
+    /// if a line break or [`Span::MAX`] comes first, to there, its text then read again as
+    /// prose (see [`Span`]); at the idle limit, its text is dropped and the limit ends the
+    /// reading (the error returned). A span that begins with whitespace and a bracket
+    /// (`` ` {"a": 1}` ``) is read as prose from the bracket. Returns where prose goes on.
+    fn in_span(&mut self, b: &[u8], i: usize) -> Step {
         let room = match self.done {
             true => u64::MAX,
             false => self.options.idle_limit.saturating_sub(self.idle_bytes(i)),
         };
         let Some(span) = self.span.as_mut() else {
-            return i;
+            return Ok(i);
         };
         let rest = b.get(i..).unwrap_or_default();
         for (k, &c) in rest.iter().enumerate() {
@@ -138,21 +138,29 @@ impl Scanner {
                 if span.run == span.ticks {
                     // Closed: what follows is prose.
                     self.span = None;
-                    return at;
+                    return Ok(at);
                 }
                 span.run = 0;
             }
-            if c == b'\n' || k as u64 >= room || span.text.len() >= Span::MAX {
+            if k as u64 >= room {
+                // The idle limit ends the reading inside what may be code: what it holds
+                // is not read as the answer (at a lower limit it would be, at a higher
+                // one the answer after it would: a limit decides only whether a value
+                // came in time).
+                self.span = None;
+                return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
+            }
+            if c == b'\n' || span.text.len() >= Span::MAX {
                 // No span: its text is prose, read again before this byte.
                 self.span_replay = self.span.take();
-                return at;
+                return Ok(at);
             }
             if span.blank && matches!(c, b'{' | b'[') {
                 // `` ` {"a": 1}` ``: the bracket may begin the answer.
                 let line = span.line;
                 self.span = None;
                 self.preamble.span_open = Some(line);
-                return at;
+                return Ok(at);
             }
             if c == b'`' {
                 span.run = span.run.saturating_add(1);
@@ -160,7 +168,7 @@ impl Scanner {
             span.blank &= matches!(c, b' ' | b'\t');
             span.text.push(c);
         }
-        b.len()
+        Ok(b.len())
     }
 
     /// The byte before `at` (in this chunk or the last one fed) ends a word (not a JSON

@@ -432,8 +432,9 @@ impl Scanner {
         self.scan_line_start = self.line_start;
         self.scan(bytes, sink)?;
         if !over.is_empty() {
-            // The reading stops at the cap: a span open there is prose.
-            self.end_span(sink)?;
+            // The reading stops at the cap inside what may be code: its text is not read
+            // as the answer (a lower cap would read it, a higher one the answer after it).
+            self.span = None;
         }
         if !over.is_empty() && !self.options.strict && self.complete_at_cap(sink) {
             // The root is complete: what comes past the cap (prose, a second value) is not

@@ -1904,6 +1904,29 @@ fn an_inline_code_span_is_skipped_once_it_closes_on_its_line() {
 }
 
 #[test]
+fn a_limit_never_reads_what_a_code_span_holds_as_the_answer() {
+    // The idle limit and the byte cap ended the reading inside an open span, whose text
+    // was read again as prose: a limit below the span's end returned its code (`{"q":1}`)
+    // as the answer, a higher one the object after it (adversarial review).
+    let input = &b"Use `x {\"q\":1}` then {\"a\":1}"[..];
+    let ones: Vec<&[u8]> = input.chunks(1).collect();
+    for limit in 0..=input.len() as u64 + 1 {
+        for options in [lenient().idle_limit(limit), lenient().max_bytes(limit)] {
+            for chunks in [&[input][..], &ones] {
+                let (result, _) = replay(&options, chunks);
+                match result {
+                    Ok(value) => assert_eq!(value, r#"{"a":1}"#, "limit {limit}"),
+                    Err(e) => assert!(
+                        matches!(e.kind(), ErrorKind::NoStructure | ErrorKind::TooLarge),
+                        "limit {limit}: {e}"
+                    ),
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_lone_backtick_in_prose_hides_nothing() {
     for input in [
         "Use the ` key then {\"a\": 1}",
