@@ -490,6 +490,27 @@ fn the_update_stream_yields_fields_drafts_and_the_value() {
     }
 }
 
+/// Fields that settled in the chunk that then failed are delivered before the error, in
+/// the async adapter as in `feed` (the update stream used to yield the error only).
+#[test]
+fn fields_settled_before_an_error_in_the_same_chunk_are_updates() {
+    let chunk = br#"{"score": 7, "reasons": ["ok"], "verdict": "maybe"}"#.to_vec();
+    let source = futures::stream::iter(vec![Ok::<_, std::io::Error>(chunk)]);
+    let all: Vec<_> =
+        futures::executor::block_on_stream(Review::stream().updates(source)).collect();
+    let score = all
+        .iter()
+        .position(|u| matches!(u, Ok(Update::Field(ReviewField::Score(7)))));
+    let error = all.iter().position(
+        |u| matches!(u, Err(UpdateError::Stream(e)) if e.kind() == ErrorKind::Validation),
+    );
+    assert!(
+        matches!((score, error), (Some(s), Some(e)) if s < e),
+        "{all:?}"
+    );
+    assert_eq!(error, Some(all.len() - 1));
+}
+
 /// A character cut between two events in UTF-16 halves (a relay that re-chunks text in
 /// code units) is joined, for each provider's text and tool arguments, at every chunking;
 /// a half that has no other is U+FFFD and the rest of its event is still read.
