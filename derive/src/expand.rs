@@ -91,6 +91,11 @@ pub(crate) struct Cx<'a> {
 
 impl<'a> Cx<'a> {
     fn new(model: &'a Model<'a>, all: &'a [Field<'a>]) -> Self {
+        Cx::within(model, all, None)
+    }
+
+    /// A struct's context; `outer`, the enum a variant's fields belong to.
+    fn within(model: &'a Model<'a>, all: &'a [Field<'a>], outer: Option<&Ident>) -> Self {
         let ident = &model.input.ident;
         Cx {
             model,
@@ -104,7 +109,7 @@ impl<'a> Cx<'a> {
             outer: None,
             checked: model.input.generics.params.is_empty(),
             seq: true,
-            flags: flags(model, all, ident, None),
+            flags: flags(model, all, ident, outer),
         }
     }
 
@@ -118,14 +123,13 @@ impl<'a> Cx<'a> {
     ) -> Self {
         let prefix = format!("{outer}{variant}");
         Cx {
-            flags: flags(model, all, &model.input.ident, Some(outer)),
             draft: format_ident!("{}Draft", prefix),
             field_enum: format_ident!("{}Field", prefix),
             field_name: format_ident!("{}FieldName", prefix),
             title: format!("{outer}::{variant}"),
             outer: Some(outer.clone()),
             seq,
-            ..Cx::new(model, all)
+            ..Cx::within(model, all, Some(outer))
         }
     }
 
