@@ -20,7 +20,7 @@ impl From<io::Error> for Failure {
 /// Runs the replay; `Ok(true)` after a value, `Ok(false)` after an error line.
 ///
 /// The next chunk is read before the current chunk's line is printed, so that a value
-/// settled by the end of the input (a root number) is reported with the last chunk.
+/// settled by the end of the input (a root number, or a reply that is one scalar) is reported with the last chunk.
 pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     // The byte cap counts the text a provider's events carry, not the events: their
     // reader enforces its own bounds.
@@ -60,7 +60,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
             break;
         }
         // Look ahead: at the end of the input, finish before printing the last line so a
-        // root number settles with it. A live source that is slower than the lookahead
+        // root number (or a reply that is one scalar) settles with it. A live source that is slower than the lookahead
         // gets its line now.
         let mut printed = false;
         let mut next = chunks.next_chunk(&mut upcoming, live);
@@ -87,7 +87,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
                 None => stream.end_input(),
             });
             // The chunk's line went out before the input ended, and the end settled a
-            // value (a root number): the chunk's line again, with what settled since.
+            // value (a root number, a reply that is one scalar): the chunk's line again, with what settled since.
             if printed && stream.settled().count() > reported {
                 let (emit, skip) = (replay.emit, reported);
                 write_chunk_from(&mut out, &mut line, emit, index, &stream, skip)?;

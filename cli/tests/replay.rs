@@ -819,8 +819,9 @@ fn an_empty_input_under_strict_has_no_value_of_any_kind() {
             "{message}"
         );
     }
-    // Lenient reads objects and arrays only, and says so.
-    let run = cli(&["replay"], b"42");
+    // Lenient reads objects and arrays in prose (a scalar only as the whole reply), and
+    // says so.
+    let run = cli(&["replay"], b"42 apples");
     let message = run.done()["error"]["message"].as_str().unwrap();
     assert!(message.starts_with("no JSON object or array"), "{message}");
 }

@@ -32,6 +32,12 @@ pub struct Options {
     /// [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor an empty one held in
     /// prose. Input that ends inside a value begun in prose is truncated, whatever came
     /// before it, unless the value is no more than `[` (a task list's `- [ `).
+    ///
+    /// A reply that is one scalar and nothing else (`42`, `"yes"`, `null`; after
+    /// reasoning blocks or in a JSON fence, its closing fence perhaps cut) is the value, as
+    /// strict mode reads it, once the input ends: a word or a number may begin prose, so
+    /// nothing of it shows before. Not for a typed stream whose root is an object or an
+    /// array: a scalar reply is prose there, as any other.
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,

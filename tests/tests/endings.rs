@@ -622,3 +622,70 @@ fn paths_inside_tuples_count_from_zero() {
     let err = stream.feed(b"[300, 1]").unwrap_err().into_error();
     assert_eq!(err.path(), Some("/0"), "{err}");
 }
+
+/// An error's kind, offset, line and column.
+type Located = (ErrorKind, u64, u64, u64);
+
+/// Feeds `input` whole and in 1- and 7-byte chunks to a stream of `T`: the outcomes.
+fn scalar_outcomes<T>(input: &str) -> Vec<Result<T::Value, Located>>
+where
+    T: StreamingModel,
+{
+    [input.len().max(1), 1, 7]
+        .into_iter()
+        .map(|n| {
+            let mut stream = TypedStream::<T>::new();
+            for chunk in input.as_bytes().chunks(n) {
+                if let Err(error) = stream.feed(chunk) {
+                    return Err((error.kind(), error.offset(), error.line(), error.column()));
+                }
+            }
+            stream
+                .finish()
+                .map_err(|e| (e.kind(), e.offset(), e.line(), e.column()))
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "snake_case")]
+enum Answer {
+    Yes,
+    No,
+}
+
+#[test]
+fn a_reply_that_is_one_scalar_is_a_scalar_root_and_no_object() {
+    for outcome in scalar_outcomes::<u32>("<think>so 41 + 1</think>\n42\n") {
+        assert_eq!(outcome, Ok(42));
+    }
+    for outcome in scalar_outcomes::<String>("```json\n\"caf\\u00e9 \u{1f680}\"\n```") {
+        assert_eq!(outcome, Ok("café 🚀".to_owned()));
+    }
+    for outcome in scalar_outcomes::<Answer>(" \"no\" ") {
+        assert_eq!(outcome, Ok(Answer::No));
+    }
+    for outcome in scalar_outcomes::<Option<u8>>("null") {
+        assert_eq!(outcome, Ok(None));
+    }
+    // serde's verdict on the scalar, where it stands (line 2, column 3).
+    for outcome in scalar_outcomes::<u8>("\n  300") {
+        assert!(
+            matches!(outcome, Err((ErrorKind::Validation, 3, 2, 3))),
+            "{outcome:?}"
+        );
+    }
+    for outcome in scalar_outcomes::<u8>("<think>a\nb <x> c\n</think>\n  300") {
+        assert!(
+            matches!(outcome, Err((ErrorKind::Validation, 28, 4, 3))),
+            "{outcome:?}"
+        );
+    }
+    // A model whose root is an object reads a scalar reply as prose, as before.
+    for outcome in scalar_outcomes::<Ticket>("42") {
+        assert!(
+            matches!(outcome, Err((ErrorKind::NoStructure, ..))),
+            "{outcome:?}"
+        );
+    }
+}

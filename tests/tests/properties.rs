@@ -382,6 +382,36 @@ proptest! {
         check_contract(&Options::default().strict(true), &chunks, &to_value(&d))?;
     }
 
+    /// A reply that is one scalar and nothing else (whitespace around it, a reasoning block
+    /// before it, or a JSON fence around it) is read leniently as strict mode reads the
+    /// scalar alone, in any chunking. (A string holding a bracket is left out: a root
+    /// confirmed inside it has shown, and stays the value.)
+    #[test]
+    fn a_reply_that_is_one_scalar_reads_as_strict_mode_reads_it(
+        d in prop_oneof![
+            Just(Doc::Null),
+            any::<bool>().prop_map(Doc::Bool),
+            number().prop_map(Doc::Num),
+            text().prop_filter("no bracket", |t| !t.contains(['[', '{'])).prop_map(Doc::Str),
+        ],
+        frame in 0..4usize,
+        seed in any::<u64>(),
+        sizes in sizes(),
+    ) {
+        let mut w = Writer { rng: Rng(seed | 1), lenient: false, out: String::new() };
+        w.doc(&d);
+        let alone = outcome(&Options::default().strict(true), &[w.out.as_bytes()]);
+        prop_assert!(alone.is_ok(), "{} alone: {:?}", w.out, alone);
+        let framed = match frame {
+            0 => format!(" \n{}\n", w.out),
+            1 => format!("<think>so: {{\"a\": [1]}}</think>\n{}", w.out),
+            2 => format!("```json\n{}\n```\n", w.out),
+            _ => w.out.clone(),
+        };
+        let read = outcome(&Options::default(), &chunk(framed.as_bytes(), &sizes));
+        prop_assert_eq!(read, alone, "{}", framed);
+    }
+
     /// Every proper prefix of a container document that stops inside the root is
     /// `truncated`, and its last snapshot is a prefix of the document.
     #[test]

@@ -6,6 +6,7 @@
 //! preamble) lives in the scanner, so the boundary may fall on any byte.
 
 mod lenient;
+mod lone;
 mod scalar;
 mod second;
 mod state;
@@ -251,11 +252,15 @@ pub struct Scanner {
     ws_run: u64,
     warnings: Vec<Warning>,
     error: Option<Error>,
+    /// The reply read so far may be one scalar and nothing else (lenient reading of a
+    /// stream that expects no root shape; see [`lone`]): read as the value at the end.
+    lone: Option<lone::Lone>,
 }
 
 impl Scanner {
     /// A scanner in lenient or strict mode, as `options` says.
     pub fn new(options: Options) -> Self {
+        let lone = (!options.strict).then(|| lone::Lone::new(options.starts_in_reasoning));
         let state = if options.strict {
             State::ValueStart
         } else if options.starts_in_reasoning {
@@ -332,6 +337,7 @@ impl Scanner {
             ws_run: 0,
             warnings: Vec::new(),
             error: None,
+            lone,
         }
     }
 
@@ -339,6 +345,8 @@ impl Scanner {
     /// a bracket of the other shape there is prose (`as noted in [1]` before an object).
     pub(crate) fn expect_root(&mut self, object: bool) {
         self.root_shape = Some(object);
+        // A typed root of that shape is never a scalar: nothing to follow.
+        self.lone = None;
     }
 
     /// A root array's elements have this shape (`true`: objects, `false`: arrays): in a
@@ -427,6 +435,11 @@ impl Scanner {
         let room = self.options.max_bytes.saturating_sub(self.fed);
         let take = usize::try_from(room).map_or(chunk.len(), |room| room.min(chunk.len()));
         let (bytes, over) = chunk.split_at(take);
+        if let Some(lone) = &mut self.lone {
+            if !lone.feed(bytes) {
+                self.lone = None;
+            }
+        }
         self.scan_at = 0;
         self.scan_line = self.line;
         self.scan_line_start = self.line_start;
@@ -608,6 +621,9 @@ impl Scanner {
             }
             return Ok(());
         }
+        if let Some(result) = self.read_lone(sink) {
+            return result;
+        }
         if let Some(result) = self.fall_back_on_empty_root(sink) {
             return result;
         }
@@ -645,6 +661,45 @@ impl Scanner {
             return Ok(());
         }
         Err(self.fail(reason, &[], 0))
+    }
+
+    /// The whole input was one scalar and nothing else (see [`lone`]) and no root was
+    /// shown: it is read again as the value, at its own offsets, as strict mode reads it.
+    fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
+        let lone = self.lone.take()?;
+        let (text, (offset, line, line_start)) = lone.scalar()?;
+        if self.done || !(self.stack.is_empty() || self.tentative) || self.deep.is_some() {
+            return None;
+        }
+        self.drop_root();
+        self.false_start = None;
+        self.empty_root = None;
+        self.refused_root = None;
+        self.span = None;
+        self.skipping = None;
+        self.state = State::ValueStart;
+        let end = (self.fed, self.line, self.line_start, self.last_fed);
+        self.fed = offset;
+        self.line = line;
+        self.line_start = line_start;
+        self.scan_at = 0;
+        self.scan_line = line;
+        self.scan_line_start = line_start;
+        let scanned = self.scan(text, sink);
+        (self.fed, self.line, self.line_start, self.last_fed) = end;
+        if let Err(error) = scanned {
+            return Some(Err(error));
+        }
+        match self.state {
+            State::Number if self.number.is_terminal() => {
+                self.emit_number(sink);
+                self.state = State::AfterRoot;
+                Some(Ok(()))
+            }
+            State::AfterRoot => Some(Ok(())),
+            // The scanner reads it otherwise than serde: what it says stands.
+            _ => None,
+        }
     }
 
     /// The provider cut the response (finish reason `reason`): a truncation, unless the

@@ -740,17 +740,62 @@ fn duplicate_keys_are_found_in_narrow_and_wide_objects() {
 // ---- strict mode ----
 
 #[test]
-fn strict_accepts_scalar_roots_and_lenient_does_not() {
+fn a_reply_that_is_one_scalar_is_the_value_in_either_mode() {
     for (input, expected) in [
         ("42", "42"),
         (" \"x\" ", "\"x\""),
         ("true", "true"),
+        ("null", "null"),
         ("-0.5e1\n", "-0.5e1"),
+        (
+            "\"caf\\u00e9 \u{1f680} {\\\"a\\\": 1}\"",
+            "\"café 🚀 {\\\"a\\\": 1}\"",
+        ),
     ] {
         let (r, _) = replay(&strict(), &[input.as_bytes()]);
         assert_eq!(r.ok().as_deref(), Some(expected), "{input:?}");
+        // Lenient reading looks for an object or an array in prose; a reply that is one
+        // scalar and nothing else is read as strict mode reads it, at its end.
+        at_every_split(&lenient(), input, expected);
+    }
+    // Around it, what lenient reading skips: reasoning blocks, a JSON fence (closed or
+    // not); and the limits and the prompt's open block apply as they do to prose.
+    for (input, expected) in [
+        ("<think>maybe {\"a\": 1}</think>\n\n17", "17"),
+        ("<THINKING></thinking> false ", "false"),
+        ("```json\n\"yes\"\n```\n", "\"yes\""),
+        ("```\n  3.25e-2  \n```", "3.25e-2"),
+        ("```json\n-7\n", "-7"),
+        ("```JSON \r\nnull\r\n```", "null"),
+    ] {
+        at_every_split(&lenient(), input, expected);
+    }
+    at_every_split(&lenient().starts_in_reasoning(true), "1</think> 2", "2");
+    // Nothing shown is taken back: a root confirmed inside the scalar stays the value.
+    at_every_split(&lenient(), "\"[1, 2]\"", "[1,2]");
+    // Prose, or a scalar with anything else around it, is still no value.
+    for input in [
+        "no",
+        "42 apples",
+        "\"a\" and \"b\"",
+        "01",
+        "tru",
+        "-",
+        "\"open",
+        "```python\n42\n```",
+        "`42`",
+        "Answer: 42",
+        "42\n```",
+        "```json\n```",
+        "\u{feff}42",
+        "<note>1</note> 1",
+        "```json\n1\n``` 2",
+    ] {
         fails(&lenient(), input.as_bytes(), ErrorKind::NoStructure);
     }
+    // The idle limit counts its bytes as prose.
+    fails(&lenient().idle_limit(3), b"12345", ErrorKind::NoStructure);
+    at_every_split(&lenient().idle_limit(5), "12345", "12345");
 }
 
 #[test]

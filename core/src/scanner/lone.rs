@@ -1,0 +1,244 @@
+//! A reply that is one JSON scalar and nothing else: `42`, `"yes"`, `null`, alone, after
+//! reasoning blocks, or in a JSON fence. Lenient reading looks for an object or an array
+//! in prose, and a word or a number may begin prose, so such a reply is prose until its
+//! end. [`Lone`] follows the raw input while it can still be one (most replies show that
+//! they cannot at their first byte that is not whitespace), and at the end of input the
+//! scanner reads the scalar again as the value, at its own offsets, as strict mode reads it.
+
+use super::tables::{is_ws, string_run};
+
+/// Where in `ws* block* (scalar | fence) ws*` the input is, `fence` being
+/// ```` ```json ```` (or an untagged fence), a line break, the scalar and a closing fence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// Whitespace and reasoning blocks only so far.
+    Lead,
+    /// `<` and the next bytes of a reasoning tag (`tag`'s first `pos` bytes).
+    Open { tag: u8, pos: u8 },
+    /// Inside a reasoning block: `pos` bytes of its closing tag matched.
+    Block { tag: u8, pos: u8 },
+    /// Backticks opening a fence.
+    Ticks(u8),
+    /// The fence's language tag, `len` bytes so far.
+    Tag(u8),
+    /// Whitespace after the fence's line.
+    FenceLead,
+    /// Inside a string scalar (after a backslash: `escaped`).
+    Str { escaped: bool },
+    /// A number or a literal: bytes that may continue one.
+    Word,
+    /// Whitespace after the scalar.
+    After,
+    /// Backticks closing the fence.
+    CloseTicks(u8),
+    /// Whitespace after the closing fence.
+    Closed,
+}
+
+/// The reasoning tags a reply may begin with (the scanner's, lowercase).
+const TAGS: [(&[u8], &[u8]); 3] = [
+    (b"<think>", b"</think>"),
+    (b"<thinking>", b"</thinking>"),
+    (b"<reasoning>", b"</reasoning>"),
+];
+
+/// A place in the input: its offset, line, and the offset its line starts at.
+pub(super) type Place = (u64, u64, u64);
+
+/// Follows the input while it may be one scalar (see the module's docs).
+#[derive(Debug, Clone)]
+pub(super) struct Lone {
+    at: At,
+    fenced: bool,
+    tag: [u8; 5],
+    /// The scalar's bytes so far.
+    text: Vec<u8>,
+    /// Where the scalar's first byte is.
+    start: Place,
+    /// Where the next byte is.
+    now: Place,
+}
+
+impl Lone {
+    /// Following from the input's first byte; `in_block`: inside a `<think>` block the
+    /// prompt opened.
+    pub(super) fn new(in_block: bool) -> Self {
+        Lone {
+            at: match in_block {
+                true => At::Block { tag: 0, pos: 0 },
+                false => At::Lead,
+            },
+            fenced: false,
+            tag: [0; 5],
+            text: Vec::new(),
+            start: (0, 1, 0),
+            now: (0, 1, 0),
+        }
+    }
+
+    /// Reads the next bytes of input; `false` once the input cannot be one scalar.
+    pub(super) fn feed(&mut self, bytes: &[u8]) -> bool {
+        let mut i = 0;
+        while let Some(&c) = bytes.get(i) {
+            let rest = bytes.get(i..).unwrap_or_default();
+            match self.at {
+                At::Str { escaped: false } => {
+                    // A run of plain string bytes at once (no line break among them).
+                    let run = string_run(rest);
+                    if run > 0 {
+                        self.text
+                            .extend_from_slice(rest.get(..run).unwrap_or_default());
+                        self.now.0 += run as u64;
+                        i += run;
+                        continue;
+                    }
+                }
+                At::Block { pos: 0, .. } if c != b'<' => {
+                    // Reasoning, up to the next tag: only its lines are counted.
+                    let run = rest.iter().position(|&c| c == b'<').unwrap_or(rest.len());
+                    let text = rest.get(..run).unwrap_or_default();
+                    if let Some(nl) = text.iter().rposition(|&c| c == b'\n') {
+                        self.now.1 += text.iter().filter(|&&c| c == b'\n').count() as u64;
+                        self.now.2 = self.now.0 + nl as u64 + 1;
+                    }
+                    self.now.0 += run as u64;
+                    i += run;
+                    continue;
+                }
+                _ => {}
+            }
+            if !self.byte(c) {
+                return false;
+            }
+            self.now.0 += 1;
+            if c == b'\n' {
+                self.now.1 += 1;
+                self.now.2 = self.now.0;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// One byte (not a plain byte inside a string); `false` if it ends the candidacy.
+    fn byte(&mut self, c: u8) -> bool {
+        self.at = match self.at {
+            At::Lead | At::FenceLead if is_ws(c) => self.at,
+            At::Lead if c == b'<' => At::Open { tag: 0, pos: 1 },
+            At::Lead if c == b'`' => At::Ticks(1),
+            At::Lead | At::FenceLead => return self.begin(c),
+            At::Open { tag, pos } => {
+                let matched = TAGS
+                    .get(usize::from(tag))
+                    .and_then(|(open, _)| open.get(..usize::from(pos)))
+                    .unwrap_or_default();
+                let lower = c.to_ascii_lowercase();
+                let next = TAGS.iter().position(|(open, _)| {
+                    open.get(..usize::from(pos)) == Some(matched)
+                        && open.get(usize::from(pos)) == Some(&lower)
+                });
+                let Some((t, open)) = next.and_then(|t| Some((t, TAGS.get(t)?.0))) else {
+                    return false;
+                };
+                let tag = u8::try_from(t).unwrap_or_default();
+                match usize::from(pos) + 1 == open.len() {
+                    true => At::Block { tag, pos: 0 },
+                    false => At::Open { tag, pos: pos + 1 },
+                }
+            }
+            At::Block { tag, pos } => {
+                let close = TAGS
+                    .get(usize::from(tag))
+                    .map_or(&b""[..], |(_, close)| close);
+                if close.get(usize::from(pos)) == Some(&c.to_ascii_lowercase()) {
+                    match usize::from(pos) + 1 == close.len() {
+                        true => At::Lead,
+                        false => At::Block { tag, pos: pos + 1 },
+                    }
+                } else {
+                    At::Block {
+                        tag,
+                        pos: u8::from(c == b'<'),
+                    }
+                }
+            }
+            At::Ticks(n) if c == b'`' => At::Ticks(n.saturating_add(1)),
+            At::Ticks(n) if n >= 3 => {
+                self.fenced = true;
+                return self.tag_byte(0, c);
+            }
+            At::Tag(len) => return self.tag_byte(len, c),
+            At::Str { escaped: true } => {
+                self.text.push(c);
+                At::Str { escaped: false }
+            }
+            At::Str { escaped: false } => {
+                self.text.push(c);
+                match c {
+                    b'"' => At::After,
+                    b'\\' => At::Str { escaped: true },
+                    // A control byte: not a JSON string.
+                    _ => return false,
+                }
+            }
+            At::Word if c.is_ascii_alphanumeric() || matches!(c, b'.' | b'+' | b'-') => {
+                self.text.push(c);
+                At::Word
+            }
+            At::Word | At::After if is_ws(c) => At::After,
+            At::Word | At::After if c == b'`' && self.fenced => At::CloseTicks(1),
+            At::CloseTicks(n) if c == b'`' => At::CloseTicks(n.saturating_add(1)),
+            At::CloseTicks(n) if n >= 3 && is_ws(c) => At::Closed,
+            At::Closed if is_ws(c) => At::Closed,
+            _ => return false,
+        };
+        true
+    }
+
+    /// The first byte of the scalar.
+    fn begin(&mut self, c: u8) -> bool {
+        self.start = self.now;
+        self.text.push(c);
+        self.at = match c {
+            b'"' => At::Str { escaped: false },
+            b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => At::Word,
+            _ => return false,
+        };
+        true
+    }
+
+    /// A byte of the fence's tag line (`len` bytes of tag so far): a JSON fence's tag,
+    /// then its line break.
+    fn tag_byte(&mut self, len: u8, c: u8) -> bool {
+        if c == b'\n' {
+            let tag = self.tag.get(..usize::from(len)).unwrap_or_default();
+            let json = tag.is_empty()
+                || tag.eq_ignore_ascii_case(b"json")
+                || tag.eq_ignore_ascii_case(b"jsonc");
+            self.at = At::FenceLead;
+            return json;
+        }
+        if matches!(c, b' ' | b'\t' | b'\r') {
+            self.at = At::Tag(len);
+            return true;
+        }
+        match self.tag.get_mut(usize::from(len)) {
+            Some(slot) if c.is_ascii_alphanumeric() => *slot = c,
+            _ => return false,
+        }
+        self.at = At::Tag(len + 1);
+        true
+    }
+
+    /// The scalar's text and where it starts (offset, line, line start), if the input
+    /// read so far is one complete scalar (its closing fence may be missing).
+    pub(super) fn scalar(&self) -> Option<(&[u8], Place)> {
+        let complete = match self.at {
+            At::Word | At::After | At::Closed => true,
+            At::CloseTicks(n) => n >= 3,
+            _ => false,
+        };
+        let valid = complete && serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok();
+        valid.then_some((&self.text, self.start))
+    }
+}
