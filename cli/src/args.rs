@@ -33,7 +33,7 @@ again, with only what the end settled.
                     <think>, <thinking> and <reasoning> blocks, comments and
                     trailing commas)
   --chunks FILE     NDJSON file, one JSON string literal per line, each line one chunk
-  --split N         read all of stdin (up to the byte cap) and feed it N bytes at a time
+  --split N         feed stdin N bytes at a time, to its end (or the byte cap)
                     (neither: feed stdin as it is read; reads that come while the
                     last chunk is still being replayed are fed as one chunk)
   --max-bytes N     byte cap over everything fed (default 67108864)

@@ -2,7 +2,7 @@
 
 use crate::args::Source;
 use crate::replay::Failure;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
 
@@ -58,12 +58,14 @@ pub(crate) enum Chunks {
         receive: Receiver<io::Result<Vec<u8>>>,
         failed: Option<io::Error>,
     },
+    /// stdin read `n` bytes at a time, as they are needed; at most `left` more bytes.
     Split {
-        data: Vec<u8>,
-        at: usize,
+        input: Box<dyn Read + Send>,
+        left: u64,
         n: usize,
     },
-    List(std::vec::IntoIter<Vec<u8>>),
+    /// A chunks file, decoded a line at a time (checked whole when opened).
+    Lines(Lines<Box<dyn BufRead + Send>>),
 }
 
 impl Chunks {
@@ -78,21 +80,41 @@ impl Chunks {
                     failed: None,
                 })
             }
-            Source::Split(n) => {
-                // One byte past the cap is enough for the stream to say it is too large.
-                let mut data = Vec::new();
-                io::stdin()
-                    .take(max_bytes.saturating_add(1))
-                    .read_to_end(&mut data)?;
-                Ok(Chunks::Split { data, at: 0, n: *n })
-            }
+            // One byte past the cap is enough for the stream to say it is too large; a
+            // provider's events are read as they are needed, their text capped downstream.
+            Source::Split(n) => Ok(Chunks::Split {
+                input: Box::new(io::stdin()),
+                left: max_bytes.saturating_add(1),
+                n: *n,
+            }),
             Source::Chunks(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
-                let chunks = decode_chunks(&text).map_err(|(line, e)| {
+                let unreadable =
+                    |e: io::Error| Failure::Usage(format!("cannot read {}: {e}", path.display()));
+                let bad_line = |(line, e): (usize, String)| {
                     Failure::Usage(format!("{} line {line}: {e}", path.display()))
-                })?;
-                Ok(Chunks::List(chunks.into_iter()))
+                };
+                let open = || -> Result<Box<dyn BufRead + Send>, Failure> {
+                    let file = std::fs::File::open(path).map_err(unreadable)?;
+                    Ok(Box::new(io::BufReader::new(file)))
+                };
+                let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+                if !regular {
+                    // A pipe is read once: decoded whole, then replayed.
+                    let mut text = Vec::new();
+                    open()?.read_to_end(&mut text).map_err(unreadable)?;
+                    let mut lines = Lines::new(text.as_slice());
+                    let mut chunks = Vec::new();
+                    while let Some(chunk) = lines.next().map_err(bad_line)? {
+                        chunks.push(chunk);
+                    }
+                    let replay: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text));
+                    return Ok(Chunks::Lines(Lines::new(replay)));
+                }
+                // Checked whole first, a line at a time, so that a bad line is a usage
+                // error before anything is printed; then read again as it is replayed.
+                let mut check = Lines::new(open()?);
+                while check.next().map_err(bad_line)?.is_some() {}
+                Ok(Chunks::Lines(Lines::new(open()?)))
             }
         }
     }
@@ -138,45 +160,90 @@ impl Chunks {
                     None => Ok(Next::End),
                 }
             }
-            Chunks::Split { data, at, n } => {
-                let end = at.saturating_add(*n).min(data.len());
-                out.extend_from_slice(data.get(*at..end).unwrap_or_default());
-                *at = end;
-                Ok(if out.is_empty() {
-                    Next::End
-                } else {
-                    Next::Chunk
-                })
+            Chunks::Split { input, left, n } => {
+                let want = u64::try_from(*n).unwrap_or(u64::MAX).min(*left);
+                let got = input.by_ref().take(want).read_to_end(out)?;
+                *left = left.saturating_sub(got as u64);
+                Ok(if got == 0 { Next::End } else { Next::Chunk })
             }
-            Chunks::List(list) => match list.next() {
-                Some(chunk) => {
+            Chunks::Lines(lines) => match lines.next() {
+                Ok(Some(chunk)) => {
                     *out = chunk;
                     Ok(Next::Chunk)
                 }
-                None => Ok(Next::End),
+                Ok(None) => Ok(Next::End),
+                // The file changed since it was checked.
+                Err((line, e)) => Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("chunks file line {line}: {e}"),
+                )),
             },
         }
     }
 }
 
-/// Decodes a chunks file: one JSON string literal per non-blank line. A UTF-16 surrogate
-/// pair split between two lines (as a UTF-16 tokenizer may split it) joins the second
-/// line's chunk.
-fn decode_chunks(text: &str) -> Result<Vec<Vec<u8>>, (usize, String)> {
-    let mut chunks = Vec::new();
-    let mut carry: Option<u16> = None;
-    let mut last = 0;
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
+/// A chunks file's chunks, a line at a time: one JSON string literal per non-blank line. A
+/// UTF-16 surrogate pair split between two lines (as a UTF-16 tokenizer may split it)
+/// joins the second line's chunk. Errors name their line (1-based).
+pub(crate) struct Lines<R> {
+    input: R,
+    line: String,
+    /// Lines read, and the last one that was not blank.
+    read: usize,
+    last: usize,
+    carry: Option<u16>,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(input: R) -> Self {
+        Lines {
+            input,
+            line: String::new(),
+            read: 0,
+            last: 0,
+            carry: None,
         }
-        last = i + 1;
-        chunks.push(decode_line(line.trim(), &mut carry).map_err(|e| (i + 1, e))?);
     }
-    match carry {
-        Some(_) => Err((last, "a UTF-16 surrogate pair is never completed".into())),
-        None => Ok(chunks),
+
+    /// The next chunk, `None` at the end of the file.
+    fn next(&mut self) -> Result<Option<Vec<u8>>, (usize, String)> {
+        loop {
+            self.line.clear();
+            let n = self
+                .input
+                .read_line(&mut self.line)
+                .map_err(|e| (self.read + 1, e.to_string()))?;
+            if n == 0 {
+                return match self.carry {
+                    Some(_) => Err((
+                        self.last,
+                        "a UTF-16 surrogate pair is never completed".into(),
+                    )),
+                    None => Ok(None),
+                };
+            }
+            self.read += 1;
+            let line = self.line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            self.last = self.read;
+            return decode_line(line, &mut self.carry)
+                .map(Some)
+                .map_err(|e| (self.read, e));
+        }
     }
+}
+
+/// Decodes a whole chunks file (see [`Lines`]).
+#[cfg(test)]
+fn decode_chunks(text: &str) -> Result<Vec<Vec<u8>>, (usize, String)> {
+    let mut lines = Lines::new(text.as_bytes());
+    let mut chunks = Vec::new();
+    while let Some(chunk) = lines.next()? {
+        chunks.push(chunk);
+    }
+    Ok(chunks)
 }
 
 const NOT_A_STRING: &str = "each line must be one JSON string literal";
@@ -481,6 +548,61 @@ mod tests {
             "\"\\u00g1\"",
         ] {
             assert!(decode_chunks(text).is_err(), "{text:?}");
+        }
+    }
+
+    /// An input that never ends: `"ab"` lines, or with `raw`, the byte `x`.
+    struct Endless {
+        raw: bool,
+        at: usize,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let line = if self.raw {
+                &b"x"[..]
+            } else {
+                &b"\"ab\"\n"[..]
+            };
+            for byte in buf.iter_mut() {
+                *byte = line[self.at % line.len()];
+                self.at += 1;
+            }
+            Ok(buf.len())
+        }
+    }
+
+    /// `--split` and `--chunks` read only what they replay (read whole, an endless input
+    /// would never end, and a large one would be held whole): memory stays with the cap.
+    #[test]
+    fn sources_read_only_what_they_replay() {
+        let mut out = Vec::new();
+        let mut split = Chunks::Split {
+            input: Box::new(Endless { raw: true, at: 0 }),
+            left: u64::MAX,
+            n: 7,
+        };
+        for _ in 0..3 {
+            assert_eq!(split.next_chunk(&mut out, false).unwrap(), Next::Chunk);
+            assert_eq!(out, b"xxxxxxx");
+        }
+        // Up to the cap, and no further.
+        let mut split = Chunks::Split {
+            input: Box::new(Endless { raw: true, at: 0 }),
+            left: 10,
+            n: 7,
+        };
+        assert_eq!(split.next_chunk(&mut out, false).unwrap(), Next::Chunk);
+        assert_eq!(split.next_chunk(&mut out, false).unwrap(), Next::Chunk);
+        assert_eq!(out, b"xxx");
+        assert_eq!(split.next_chunk(&mut out, false).unwrap(), Next::End);
+        let mut lines = Chunks::Lines(Lines::new(Box::new(io::BufReader::new(Endless {
+            raw: false,
+            at: 0,
+        }))));
+        for _ in 0..3 {
+            assert_eq!(lines.next_chunk(&mut out, false).unwrap(), Next::Chunk);
+            assert_eq!(out, b"ab");
         }
     }
 
