@@ -20,10 +20,18 @@ pub(super) struct Calls {
 impl Calls {
     /// Call `index` began, with `whole` arguments if its start carried any (an object
     /// with members, or a non-empty string).
-    pub(super) fn start(&mut self, index: usize, whole: &serde_json::Value) {
+    /// `source` gives an object's text as the provider wrote it (see `source_text`).
+    pub(super) fn start(
+        &mut self,
+        index: usize,
+        whole: &serde_json::Value,
+        source: impl FnOnce() -> Option<String>,
+    ) {
         self.started.insert(index);
         let whole = match whole {
-            serde_json::Value::Object(members) if !members.is_empty() => whole.to_string(),
+            serde_json::Value::Object(members) if !members.is_empty() => {
+                source().unwrap_or_else(|| whole.to_string())
+            }
             serde_json::Value::String(text) if !text.trim().is_empty() => text.clone(),
             _ => return,
         };

@@ -373,7 +373,7 @@ impl Decoder {
         let read = match self.provider {
             Provider::OpenAiChat => openai_chat(&value, calls, &mut self.refusal, deltas),
             Provider::OpenAiResponses => openai_responses(&value, calls, &mut self.refusal, deltas),
-            Provider::Anthropic => anthropic(&value, calls, deltas),
+            Provider::Anthropic => anthropic(&value, &data, calls, deltas),
         };
         // Also for an event with no half of its own: a delta may carry text read from an
         // earlier event (an Anthropic tool's input sent whole at its start).
@@ -404,6 +404,20 @@ fn index(value: &Value) -> usize {
         .as_u64()
         .and_then(|n| usize::try_from(n).ok())
         .unwrap_or(0)
+}
+
+/// The text of the member at `path` of the event's JSON `data`, as the provider wrote it:
+/// numbers digit for digit and members in their order, which a `serde_json::Value` keeps
+/// neither of (the same arguments streamed as deltas are read as they are written).
+fn source_text(data: &str, path: &[&str]) -> Option<String> {
+    let mut stream = crate::DynamicStream::with_options(crate::Options::default().strict(true));
+    stream.feed(data.as_bytes()).ok()?;
+    let value = stream.finish().ok()?;
+    let mut at = value.root()?;
+    for key in path {
+        at = at.get(key)?;
+    }
+    Some(at.to_json())
 }
 
 fn text(value: &Value) -> Option<String> {
@@ -496,7 +510,7 @@ fn openai_chat(
             let id = text(&call["id"]);
             let name = text(&call["function"]["name"]);
             if id.is_some() || name.is_some() {
-                calls.start(n, &Value::Null);
+                calls.start(n, &Value::Null, || None);
                 deltas.push(Delta::ToolStart { index: n, id, name });
             }
             if let Some(arguments) = text(&call["function"]["arguments"]) {
@@ -554,7 +568,11 @@ fn openai_responses(
             calls.end(n, deltas);
         }
         "response.output_item.added" if value["item"]["type"] == "function_call" => {
-            calls.start(index(&value["output_index"]), &value["item"]["arguments"]);
+            calls.start(
+                index(&value["output_index"]),
+                &value["item"]["arguments"],
+                || None,
+            );
             deltas.push(Delta::ToolStart {
                 index: index(&value["output_index"]),
                 id: text(&value["item"]["call_id"]),
@@ -563,7 +581,11 @@ fn openai_responses(
         }
         "response.output_item.done" if value["item"]["type"] == "function_call" => {
             // Its arguments whole: read if no argument event brought them.
-            calls.start(index(&value["output_index"]), &value["item"]["arguments"]);
+            calls.start(
+                index(&value["output_index"]),
+                &value["item"]["arguments"],
+                || None,
+            );
         }
         "response.completed" => {
             refusal.end()?;
@@ -586,6 +608,7 @@ fn openai_responses(
 
 fn anthropic(
     value: &Value,
+    data: &str,
     calls: &mut calls::Calls,
     deltas: &mut Vec<Delta>,
 ) -> Result<(), DecodeError> {
@@ -605,7 +628,10 @@ fn anthropic(
             }
         }
         "content_block_start" if value["content_block"]["type"] == "tool_use" => {
-            calls.start(index(&value["index"]), &value["content_block"]["input"]);
+            let input = &value["content_block"]["input"];
+            calls.start(index(&value["index"]), input, || {
+                source_text(data, &["content_block", "input"])
+            });
             deltas.push(Delta::ToolStart {
                 index: index(&value["index"]),
                 id: text(&value["content_block"]["id"]),
