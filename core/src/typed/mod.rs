@@ -61,8 +61,8 @@ pub(crate) mod protocol_items {
     };
     pub use super::runs::{Run, RunMeta, limits_of, run_limits, take_run};
     pub use super::union::{
-        EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
-        unit_variant, variant,
+        EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, tagged_option,
+        union_schema, union_step, unit_variant, variant,
     };
     pub use super::{Limits, Part, Parts, Shape, StreamingModel};
     pub use crate::__draft_impls as draft_impls;

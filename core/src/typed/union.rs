@@ -1027,3 +1027,18 @@ pub fn union_schema<E: Union>(generator: &mut SchemaGen) -> Schema {
         Err(many) => Schema::object([("anyOf", many)]),
     }
 }
+
+/// Writes the draft of an internally tagged newtype variant that holds an `Option` as serde
+/// reads that variant: the content's members beside the tag, or the tag alone while it is
+/// `None` (serde's internal tagging refuses to write an `Option` payload itself, so the
+/// derived `Serialize` of such a draft would fail).
+pub fn tagged_option<S, D>(draft: &Option<D>, serializer: S) -> Result<S::Ok, S::Error>
+where
+    S: serde::Serializer,
+    D: serde::Serialize,
+{
+    match draft {
+        Some(draft) => draft.serialize(serializer),
+        None => serializer.serialize_unit(),
+    }
+}

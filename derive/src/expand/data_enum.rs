@@ -196,7 +196,21 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             } else {
                 payload
             };
-            quote! { #(#vdocs)* #[serde(rename = #name)] #vident(#payload) }
+            // serde's internal tagging refuses to write an `Option` payload: its draft is
+            // written as serde reads it, the content's members beside the tag (or the tag
+            // alone while it is `None`).
+            let optional = matches!(data.repr, Repr::Internal(_))
+                && v.style == VariantStyle::Newtype
+                && !c.recursive
+                && v.original
+                    .fields
+                    .iter()
+                    .next()
+                    .is_some_and(|f| shape::is_option(&f.ty));
+            let with = optional.then(|| {
+                quote! { #[serde(serialize_with = "::settled::__private::tagged_option")] }
+            });
+            quote! { #(#vdocs)* #[serde(rename = #name)] #with #vident(#payload) }
         }
     });
     let draft_doc = format!(
