@@ -366,8 +366,12 @@ impl Decoder {
             return Ok(());
         }
         let data = surrogates::mark(&event.data);
-        let value: Value = serde_json::from_str(&data)
-            .map_err(|e| error(format!("an event's data is not JSON ({e}): {}", event.data)))?;
+        let value: Value = match serde_json::from_str(&data) {
+            Ok(value) => value,
+            Err(e) => wide_value(&data).ok_or_else(|| {
+                error(format!("an event's data is not JSON ({e}): {}", event.data))
+            })?,
+        };
         let calls = &mut self.calls;
         let start = deltas.len();
         let read = match self.provider {
@@ -418,6 +422,37 @@ fn source_text(data: &str, path: &[&str]) -> Option<String> {
         at = at.get(key)?;
     }
     Some(at.to_json())
+}
+
+/// The event's JSON `data` when serde_json refuses it for a number past its range
+/// (`1e400`, in a tool's input sent whole): read by the library's own parser, with such a
+/// number `null` here (a tool's input is read from the text, see [`source_text`]).
+fn wide_value(data: &str) -> Option<Value> {
+    let mut stream = crate::DynamicStream::with_options(crate::Options::default().strict(true));
+    stream.feed(data.as_bytes()).ok()?;
+    let value = stream.finish().ok()?;
+    Some(to_serde(value.root()?))
+}
+
+/// `value` as a `serde_json::Value` (nested at most as deep as the depth cap allows).
+fn to_serde(value: crate::ValueRef<'_>) -> Value {
+    use crate::ValueKind;
+    match value.kind() {
+        ValueKind::Null => Value::Null,
+        ValueKind::Bool => Value::Bool(value.as_bool().unwrap_or_default()),
+        ValueKind::Number => value
+            .as_number_text()
+            .and_then(|text| serde_json::from_str(text).ok())
+            .unwrap_or(Value::Null),
+        ValueKind::String => Value::String(value.as_str().unwrap_or_default().to_owned()),
+        ValueKind::Array => Value::Array(value.elements().map(to_serde).collect()),
+        ValueKind::Object => Value::Object(
+            value
+                .members()
+                .map(|(key, member)| (key.to_owned(), to_serde(member)))
+                .collect(),
+        ),
+    }
 }
 
 fn text(value: &Value) -> Option<String> {
