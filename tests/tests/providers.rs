@@ -624,3 +624,36 @@ fn utf16_halves_outside_the_text_are_not_leaked() {
     let deltas = decode(Provider::Anthropic, whole.as_bytes(), whole.len());
     assert_eq!(text_of(&deltas, Channel::Tool(0)), "{\"q\":\"a\u{FFFD}\"}");
 }
+
+/// Some OpenAI-compatible servers send each tool call whole, with its id and no index: a
+/// new id is the next call (their arguments were run together as one document), and a
+/// call's later chunks without an id continue it.
+#[test]
+fn tool_calls_sent_without_an_index_are_told_apart_by_their_ids() {
+    let body = concat!(
+        r#"data: {"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{\"q\":"}}]}}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"function":{"arguments":"1}"}}]}}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"id":"b","type":"function","function":{"name":"g","arguments":"{\"r\":2}"}}]}}]}"#,
+        "\n\n",
+        r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+        "\n\ndata: [DONE]\n\n",
+    );
+    for chunk in [1, 7, body.len()] {
+        let deltas = decode(Provider::OpenAiChat, body.as_bytes(), chunk);
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"q":1}"#);
+        assert_eq!(text_of(&deltas, Channel::Tool(1)), r#"{"r":2}"#);
+        let names: Vec<_> = deltas
+            .iter()
+            .filter_map(|d| match d {
+                Delta::ToolStart { index, name, .. } => Some((*index, name.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [(0, Some("f".to_owned())), (1, Some("g".to_owned()))]
+        );
+    }
+}

@@ -15,9 +15,25 @@ pub(super) struct Calls {
     /// Arguments sent whole with the call's start (a server that streams none), read if no
     /// argument text comes.
     whole: BTreeMap<usize, String>,
+    /// The last call sent without an index, and its id.
+    unindexed: Option<(usize, Option<String>)>,
 }
 
 impl Calls {
+    /// The index of a call sent without one (some OpenAI-compatible servers send each
+    /// call whole, with its id and no index): a new id begins the next call; no id
+    /// continues the last call sent so.
+    pub(super) fn unindexed(&mut self, id: Option<&str>) -> usize {
+        match &self.unindexed {
+            Some((n, last)) if id.is_none() || id == last.as_deref() => *n,
+            _ => {
+                let n = self.started.last().map_or(0, |last| last + 1);
+                self.unindexed = Some((n, id.map(str::to_owned)));
+                n
+            }
+        }
+    }
+
     /// Call `index` began, with `whole` arguments if its start carried any (an object
     /// with members, or a non-empty string).
     /// `source` gives an object's text as the provider wrote it (see `source_text`).

@@ -541,9 +541,12 @@ fn openai_chat(
             .map(Vec::as_slice)
             .unwrap_or_default()
         {
-            let n = index(&call["index"]);
             let id = text(&call["id"]);
             let name = text(&call["function"]["name"]);
+            let n = match call.get("index").filter(|n| !n.is_null()) {
+                Some(n) => index(n),
+                None => calls.unindexed(id.as_deref()),
+            };
             if id.is_some() || name.is_some() {
                 calls.start(n, &Value::Null, || None);
                 deltas.push(Delta::ToolStart { index: n, id, name });
