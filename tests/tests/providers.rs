@@ -233,10 +233,11 @@ fn a_tool_call_without_arguments_has_the_arguments_of_an_empty_object() {
     assert_ne!(whole, anthropic);
     let deltas = decode(Provider::Anthropic, whole.as_bytes(), 4);
     assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"city":"Oslo"}"#);
-    // As the provider wrote them: numbers digit for digit, members in their order (a
-    // `serde_json::Value` rounded the first, wrote `1.1` and sorted the keys).
-    // A number past serde_json's range in it no longer fails the event.
-    let exact = r#"{"zeta":"first","id":12345678901234567890123,"price":1.10,"a":[-0.0,1e400]}"#;
+    // Byte for byte as the provider wrote them: numbers digit for digit, members in their
+    // order, spacing, escapes and a repeated key (read as the same arguments streamed
+    // are); a `serde_json::Value` rounded the long number, wrote `1.1`, sorted the keys
+    // and kept one `zeta`. A number past serde_json's range no longer fails the event.
+    let exact = r#"{"zeta":"first", "id" : 12345678901234567890123,"price":1.10,"a":[-0.0,1e400],"s":"\u00e9\ud83d\ude80","zeta":2}"#;
     let whole = anthropic.replace(r#""input":{}"#, &format!(r#""input":{exact}"#));
     let deltas = decode(Provider::Anthropic, whole.as_bytes(), 4);
     assert_eq!(text_of(&deltas, Channel::Tool(0)), exact);

@@ -410,18 +410,92 @@ fn index(value: &Value) -> usize {
         .unwrap_or(0)
 }
 
-/// The text of the member at `path` of the event's JSON `data`, as the provider wrote it:
-/// numbers digit for digit and members in their order, which a `serde_json::Value` keeps
-/// neither of (the same arguments streamed as deltas are read as they are written).
+/// The text of the member at `path` of the event's JSON `data`, byte for byte as the
+/// provider wrote it (a `serde_json::Value` keeps neither the digits of a long number nor
+/// the members' order), so that arguments sent whole read as the same arguments streamed
+/// do: repeated keys, escapes and offsets included. The last such member, as serde reads.
 fn source_text(data: &str, path: &[&str]) -> Option<String> {
-    let mut stream = crate::DynamicStream::with_options(crate::Options::default().strict(true));
-    stream.feed(data.as_bytes()).ok()?;
-    let value = stream.finish().ok()?;
-    let mut at = value.root()?;
-    for key in path {
-        at = at.get(key)?;
+    let mut scanner = crate::Scanner::new(crate::Options::default().strict(true));
+    let mut member = MemberText {
+        path,
+        depth: 0,
+        on: 0,
+        next: false,
+        found: None,
+    };
+    scanner.feed(data.as_bytes(), &mut member).ok()?;
+    scanner.finish(&mut member).ok()?;
+    member.found
+}
+
+/// Finds the text of the member at `path` (see [`source_text`]).
+struct MemberText<'p> {
+    path: &'p [&'p str],
+    /// Containers open.
+    depth: usize,
+    /// How many of them, from the root, lie on the path.
+    on: usize,
+    /// The value that begins next is the next step of the path.
+    next: bool,
+    found: Option<String>,
+}
+
+impl MemberText<'_> {
+    fn open(&mut self) {
+        if self.depth == 0 || (self.next && self.on == self.depth) {
+            self.on = self.depth + 1;
+        }
+        self.depth += 1;
+        self.next = false;
     }
-    Some(at.to_json())
+
+    fn close(&mut self, raw: crate::Raw<'_>) {
+        if self.on == self.depth {
+            if self.depth == self.path.len() + 1 {
+                self.found = std::str::from_utf8(raw.bytes()).ok().map(str::to_owned);
+            }
+            self.on -= 1;
+        }
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn scalar(&mut self, raw: crate::Raw<'_>) {
+        if self.next && self.on == self.depth && self.depth == self.path.len() {
+            self.found = std::str::from_utf8(raw.bytes()).ok().map(str::to_owned);
+        }
+        self.next = false;
+    }
+}
+
+impl crate::Sink for MemberText<'_> {
+    fn begin_object(&mut self) {
+        self.open();
+    }
+    fn end_object(&mut self, raw: crate::Raw<'_>) {
+        self.close(raw);
+    }
+    fn begin_array(&mut self) {
+        self.open();
+    }
+    fn end_array(&mut self, raw: crate::Raw<'_>) {
+        self.close(raw);
+    }
+    fn key(&mut self, key: &str, _raw: crate::Raw<'_>) {
+        let step = self.depth.checked_sub(1).and_then(|at| self.path.get(at));
+        self.next = self.on == self.depth && step == Some(&key);
+    }
+    fn end_string(&mut self, raw: crate::Raw<'_>) {
+        self.scalar(raw);
+    }
+    fn number(&mut self, _text: &str, raw: crate::Raw<'_>) {
+        self.scalar(raw);
+    }
+    fn bool(&mut self, _value: bool, raw: crate::Raw<'_>) {
+        self.scalar(raw);
+    }
+    fn null(&mut self, raw: crate::Raw<'_>) {
+        self.scalar(raw);
+    }
 }
 
 /// The event's JSON `data` when serde_json refuses it for a number past its range
