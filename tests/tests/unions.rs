@@ -1146,17 +1146,30 @@ fn enums_nested_in_enums_stay_within_the_replay_budget_at_every_chunking() {
     }
 }
 
-/// An internally tagged newtype variant that holds an `Option` of a struct.
+type LeafOrNot = Option<Leaf>;
+
+/// Internally tagged newtype variants that hold an `Option` of a struct, however spelled.
 #[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
 #[serde(tag = "type")]
 enum MaybeLeaf {
     O(Option<Leaf>),
     Plain(Leaf),
+    Boxed(Option<Box<Leaf>>),
+    Aliased(LeafOrNot),
+    Twice(Option<Option<Leaf>>),
+}
+
+/// An internally tagged enum whose payload is a type parameter.
+#[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
+#[serde(tag = "type")]
+enum Generic<T> {
+    P(T),
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]
 struct MaybeLeaves {
     items: Vec<MaybeLeaf>,
+    generic: Generic<Option<Leaf>>,
 }
 
 /// serde's internal tagging refuses to write an `Option` payload: such a variant's draft
@@ -1165,7 +1178,7 @@ struct MaybeLeaves {
 /// once the variant was known).
 #[test]
 fn an_internally_tagged_option_payload_has_a_draft_that_serializes() {
-    let text = r#"{"items": [{"type": "O", "name": "a", "n": 1}, {"type": "Plain", "name": "b", "n": 2}]}"#;
+    let text = r#"{"items": [{"type": "O", "name": "a", "n": 1}, {"type": "Plain", "name": "b", "n": 2}, {"type": "Boxed", "name": "c", "n": 3}, {"type": "Aliased", "name": "d", "n": 4}, {"type": "Twice", "name": "e", "n": 5}], "generic": {"type": "P", "name": "f", "n": 6}}"#;
     let mut stream = MaybeLeaves::stream();
     let mut last = json!({});
     for byte in text.as_bytes() {
@@ -1175,9 +1188,16 @@ fn an_internally_tagged_option_payload_has_a_draft_that_serializes() {
         assert!(!format!("{:?}", stream.draft()).contains("cannot"));
         last = draft;
     }
+    let written: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(last, written);
     assert_eq!(
-        last,
-        json!({"items": [{"type": "O", "name": "a", "n": 1}, {"type": "Plain", "name": "b", "n": 2}]})
+        serde_json::to_value(MaybeLeavesDraft {
+            items: Some(vec![MaybeLeafDraft::O(None)]),
+            ..Default::default()
+        })
+        .unwrap(),
+        json!({"items": [{"type": "O"}]}),
+        "the tag alone while the payload is absent"
     );
     let value = stream.finish().unwrap();
     assert_eq!(value, serde_json::from_str(text).unwrap());

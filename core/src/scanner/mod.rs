@@ -610,6 +610,11 @@ impl Scanner {
         if let Some(error) = &self.error {
             return Err(error.clone());
         }
+        // First: nothing held from the prose (a code span's text, a root past the depth
+        // cap) is read when the whole input was one scalar.
+        if let Some(result) = self.read_lone(sink) {
+            return result;
+        }
         self.end_span(sink)?;
         // The input ended inside a root nested past the cap, before it showed whether it
         // was JSON: the depth is what is wrong with it (a second root's is dropped).
@@ -620,9 +625,6 @@ impl Scanner {
                 self.drop_root();
             }
             return Ok(());
-        }
-        if let Some(result) = self.read_lone(sink) {
-            return result;
         }
         if let Some(result) = self.fall_back_on_empty_root(sink) {
             return result;
@@ -664,11 +666,14 @@ impl Scanner {
     }
 
     /// The whole input was one scalar and nothing else (see [`lone`]) and no root was
-    /// shown: it is read again as the value, at its own offsets, as strict mode reads it.
+    /// shown (none began, or one began in it that is still tentative, or is past the depth
+    /// cap and only looked at): it is read again as the value, at its own offsets, as
+    /// strict mode reads it.
     fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
         let lone = self.lone.take()?;
         let (text, (offset, line, line_start)) = lone.scalar()?;
-        if self.done || !(self.stack.is_empty() || self.tentative) || self.deep.is_some() {
+        let shown = !(self.stack.is_empty() || self.tentative || self.deep.is_some());
+        if self.done || shown {
             return None;
         }
         self.drop_root();

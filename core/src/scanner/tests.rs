@@ -773,6 +773,12 @@ fn a_reply_that_is_one_scalar_is_the_value_in_either_mode() {
     at_every_split(&lenient().starts_in_reasoning(true), "1</think> 2", "2");
     // Nothing shown is taken back: a root confirmed inside the scalar stays the value.
     at_every_split(&lenient(), "\"[1, 2]\"", "[1,2]");
+    // A root begun inside it that showed nothing (past the depth cap, only looked at, and
+    // not yet shown to be JSON) gives way to it (review: `too_deep`), as does a code span.
+    let brackets = format!("\"{}\"", "[".repeat(130));
+    at_every_split(&lenient(), &brackets, &brackets);
+    at_every_split(&lenient().max_depth(1), "\"[[1\"", "\"[[1\"");
+    at_every_split(&lenient(), "\"`x\"", "\"`x\"");
     // Prose, or a scalar with anything else around it, is still no value.
     for input in [
         "no",

@@ -61,7 +61,7 @@ pub(crate) mod protocol_items {
     };
     pub use super::runs::{Run, RunMeta, limits_of, run_limits, take_run};
     pub use super::union::{
-        EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, tagged_option,
+        EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, tagged_newtype,
         union_schema, union_step, unit_variant, variant,
     };
     pub use super::{Limits, Part, Parts, Shape, StreamingModel};

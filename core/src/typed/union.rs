@@ -1028,17 +1028,119 @@ pub fn union_schema<E: Union>(generator: &mut SchemaGen) -> Schema {
     }
 }
 
-/// Writes the draft of an internally tagged newtype variant that holds an `Option` as serde
-/// reads that variant: the content's members beside the tag, or the tag alone while it is
-/// `None` (serde's internal tagging refuses to write an `Option` payload itself, so the
-/// derived `Serialize` of such a draft would fail).
-pub fn tagged_option<S, D>(draft: &Option<D>, serializer: S) -> Result<S::Ok, S::Error>
+/// Writes the draft of an internally tagged newtype variant as serde reads that variant:
+/// an `Option` in its payload (however it is spelled: an alias, a type parameter,
+/// `Option<Box<T>>`, `Option<Option<T>>`, a newtype around one) as its content, beside the
+/// tag, or the tag alone while it is `None`. serde's internal tagging refuses to write an
+/// `Option` payload itself, so the derived `Serialize` of such a draft would fail.
+pub fn tagged_newtype<S, D>(draft: &D, serializer: S) -> Result<S::Ok, S::Error>
 where
     S: serde::Serializer,
-    D: serde::Serialize,
+    D: serde::Serialize + ?Sized,
 {
-    match draft {
-        Some(draft) => draft.serialize(serializer),
-        None => serializer.serialize_unit(),
+    draft.serialize(NoneAsUnit(serializer))
+}
+
+/// `value`, serialized through [`NoneAsUnit`].
+struct Unwrapped<'a, T: ?Sized>(&'a T);
+
+impl<T: serde::Serialize + ?Sized> serde::Serialize for Unwrapped<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(NoneAsUnit(serializer))
+    }
+}
+
+/// A serializer that writes `None` as a unit and `Some(v)` as `v` (down through newtypes),
+/// and hands everything else to the serializer it wraps.
+struct NoneAsUnit<S>(S);
+
+/// Methods of [`NoneAsUnit`] that hand their arguments on unchanged.
+macro_rules! hand_on {
+    ($($method:ident($($arg:ident: $ty:ty),*) -> $out:ty;)*) => {
+        $(fn $method(self, $($arg: $ty),*) -> Result<$out, Self::Error> {
+            self.0.$method($($arg),*)
+        })*
+    };
+}
+
+impl<S: serde::Serializer> serde::Serializer for NoneAsUnit<S> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = S::SerializeSeq;
+    type SerializeTuple = S::SerializeTuple;
+    type SerializeTupleStruct = S::SerializeTupleStruct;
+    type SerializeTupleVariant = S::SerializeTupleVariant;
+    type SerializeMap = S::SerializeMap;
+    type SerializeStruct = S::SerializeStruct;
+    type SerializeStructVariant = S::SerializeStructVariant;
+
+    hand_on! {
+        serialize_bool(v: bool) -> S::Ok;
+        serialize_i8(v: i8) -> S::Ok;
+        serialize_i16(v: i16) -> S::Ok;
+        serialize_i32(v: i32) -> S::Ok;
+        serialize_i64(v: i64) -> S::Ok;
+        serialize_i128(v: i128) -> S::Ok;
+        serialize_u8(v: u8) -> S::Ok;
+        serialize_u16(v: u16) -> S::Ok;
+        serialize_u32(v: u32) -> S::Ok;
+        serialize_u64(v: u64) -> S::Ok;
+        serialize_u128(v: u128) -> S::Ok;
+        serialize_f32(v: f32) -> S::Ok;
+        serialize_f64(v: f64) -> S::Ok;
+        serialize_char(v: char) -> S::Ok;
+        serialize_str(v: &str) -> S::Ok;
+        serialize_bytes(v: &[u8]) -> S::Ok;
+        serialize_unit() -> S::Ok;
+        serialize_unit_struct(name: &'static str) -> S::Ok;
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> S::Ok;
+        serialize_seq(len: Option<usize>) -> S::SerializeSeq;
+        serialize_tuple(len: usize) -> S::SerializeTuple;
+        serialize_tuple_struct(name: &'static str, len: usize) -> S::SerializeTupleStruct;
+        serialize_tuple_variant(
+            name: &'static str,
+            index: u32,
+            variant: &'static str,
+            len: usize
+        ) -> S::SerializeTupleVariant;
+        serialize_map(len: Option<usize>) -> S::SerializeMap;
+        serialize_struct(name: &'static str, len: usize) -> S::SerializeStruct;
+        serialize_struct_variant(
+            name: &'static str,
+            index: u32,
+            variant: &'static str,
+            len: usize
+        ) -> S::SerializeStructVariant;
+    }
+
+    fn serialize_none(self) -> Result<S::Ok, S::Error> {
+        self.0.serialize_unit()
+    }
+
+    fn serialize_some<T: serde::Serialize + ?Sized>(self, value: &T) -> Result<S::Ok, S::Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_struct<T: serde::Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        self.0.serialize_newtype_struct(name, &Unwrapped(value))
+    }
+
+    fn serialize_newtype_variant<T: serde::Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<S::Ok, S::Error> {
+        self.0
+            .serialize_newtype_variant(name, index, variant, value)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
     }
 }

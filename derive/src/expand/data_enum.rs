@@ -196,19 +196,12 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             } else {
                 payload
             };
-            // serde's internal tagging refuses to write an `Option` payload: its draft is
-            // written as serde reads it, the content's members beside the tag (or the tag
-            // alone while it is `None`).
-            let optional = matches!(data.repr, Repr::Internal(_))
-                && v.style == VariantStyle::Newtype
-                && !c.recursive
-                && v.original
-                    .fields
-                    .iter()
-                    .next()
-                    .is_some_and(|f| shape::is_option(&f.ty));
-            let with = optional.then(|| {
-                quote! { #[serde(serialize_with = "::settled::__private::tagged_option")] }
+            // serde's internal tagging refuses to write an `Option` payload, however it is
+            // spelled: the draft is written as serde reads it, the content's members beside
+            // the tag (or the tag alone while it is `None`).
+            let internal = matches!(data.repr, Repr::Internal(_));
+            let with = (internal && v.style == VariantStyle::Newtype).then(|| {
+                quote! { #[serde(serialize_with = "::settled::__private::tagged_newtype")] }
             });
             quote! { #(#vdocs)* #[serde(rename = #name)] #with #vident(#payload) }
         }
