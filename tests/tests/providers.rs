@@ -241,6 +241,14 @@ fn a_tool_call_without_arguments_has_the_arguments_of_an_empty_object() {
     let whole = anthropic.replace(r#""input":{}"#, &format!(r#""input":{exact}"#));
     let deltas = decode(Provider::Anthropic, whole.as_bytes(), 4);
     assert_eq!(text_of(&deltas, Channel::Tool(0)), exact);
+    // Whatever whitespace the event holds (no stall guard applies to it), and the last of
+    // a repeated `input`, as serde reads it, also beside a number past its range.
+    let spaced = whole.replace(r#""input":"#, &format!(r#"{}"input":"#, " ".repeat(17_000)));
+    let deltas = decode(Provider::Anthropic, spaced.as_bytes(), 4096);
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), exact);
+    let repeated = anthropic.replace(r#""input":{}"#, r#""input":{},"input":{"n":1e400}"#);
+    let deltas = decode(Provider::Anthropic, repeated.as_bytes(), 4);
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"n":1e400}"#);
     // A call followed by another block is whole, even if the message is cut later: only
     // the last call is the cut one.
     let two = concat!(
@@ -641,6 +649,43 @@ fn tool_calls_sent_without_an_index_are_told_apart_by_their_ids() {
         r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
         "\n\ndata: [DONE]\n\n",
     );
+    // A call's later chunks without an index continue it, whether its first chunk had
+    // an index, or a name before its id (review: each lost its arguments to a new call).
+    let chunk = |call: &str| {
+        format!(r#"data: {{"choices":[{{"index":0,"delta":{{"tool_calls":[{call}]}}}}]}}"#) + "\n\n"
+    };
+    let end = r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#;
+    for first in [
+        r#"{"index":0,"id":"a","function":{"name":"f","arguments":""}}"#,
+        r#"{"function":{"name":"f"}}"#,
+    ] {
+        let later = [
+            r#"{"id":"a","function":{"arguments":"{\"q\":"}}"#,
+            r#"{"function":{"arguments":"1}"}}"#,
+        ];
+        let body = chunk(first) + &chunk(later[0]) + &chunk(later[1]) + end + "\n\n";
+        let deltas = decode(Provider::OpenAiChat, body.as_bytes(), body.len());
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"q":1}"#, "{body}");
+        assert_eq!(text_of(&deltas, Channel::Tool(1)), "", "{body}");
+    }
+    // Calls sent chunk by chunk in turns, each chunk with its id.
+    let turns = [
+        ("a", "{\\\"q\\\":"),
+        ("b", "{\\\"r\\\":"),
+        ("a", "1}"),
+        ("b", "2}"),
+    ]
+    .map(|(id, args)| {
+        chunk(&format!(
+            r#"{{"id":"{id}","function":{{"arguments":"{args}"}}}}"#
+        ))
+    })
+    .concat()
+        + end
+        + "\n\n";
+    let deltas = decode(Provider::OpenAiChat, turns.as_bytes(), 5);
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"q":1}"#, "{turns}");
+    assert_eq!(text_of(&deltas, Channel::Tool(1)), r#"{"r":2}"#);
     for chunk in [1, 7, body.len()] {
         let deltas = decode(Provider::OpenAiChat, body.as_bytes(), chunk);
         assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"q":1}"#);

@@ -15,23 +15,33 @@ pub(super) struct Calls {
     /// Arguments sent whole with the call's start (a server that streams none), read if no
     /// argument text comes.
     whole: BTreeMap<usize, String>,
-    /// The last call sent without an index, and its id.
-    unindexed: Option<(usize, Option<String>)>,
+    /// Each id seen, and its call's index.
+    ids: BTreeMap<String, usize>,
+    /// The call of the last tool call chunk.
+    last: Option<usize>,
 }
 
 impl Calls {
-    /// The index of a call sent without one (some OpenAI-compatible servers send each
-    /// call whole, with its id and no index): a new id begins the next call; no id
-    /// continues the last call sent so.
-    pub(super) fn unindexed(&mut self, id: Option<&str>) -> usize {
-        match &self.unindexed {
-            Some((n, last)) if id.is_none() || id == last.as_deref() => *n,
-            _ => {
-                let n = self.started.last().map_or(0, |last| last + 1);
-                self.unindexed = Some((n, id.map(str::to_owned)));
-                n
-            }
+    /// The index of the call a tool call chunk belongs to: its `index`, or for a chunk sent
+    /// without one (some OpenAI-compatible servers send each call whole, with its id and
+    /// no index) the call of its id, or, for a new id, the call open if it has no id yet
+    /// (its name came first) and the next call if it has; no id continues the last call.
+    pub(super) fn call_of(&mut self, index: Option<usize>, id: Option<&str>) -> usize {
+        let known = id.and_then(|id| self.ids.get(id).copied());
+        let n = match (index, known, id) {
+            (Some(n), ..) => n,
+            (None, Some(n), _) => n,
+            (None, None, None) => self.last.unwrap_or(0),
+            (None, None, Some(_)) => match self.last {
+                Some(n) if !self.ids.values().any(|&m| m == n) => n,
+                last => self.started.last().copied().max(last).map_or(0, |m| m + 1),
+            },
+        };
+        if let Some(id) = id {
+            self.ids.entry(id.to_owned()).or_insert(n);
         }
+        self.last = Some(n);
+        n
     }
 
     /// Call `index` began, with `whole` arguments if its start carried any (an object

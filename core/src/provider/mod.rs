@@ -415,7 +415,7 @@ fn index(value: &Value) -> usize {
 /// the members' order), so that arguments sent whole read as the same arguments streamed
 /// do: repeated keys, escapes and offsets included. The last such member, as serde reads.
 fn source_text(data: &str, path: &[&str]) -> Option<String> {
-    let mut scanner = crate::Scanner::new(crate::Options::default().strict(true));
+    let mut scanner = crate::Scanner::new(event_options());
     let mut member = MemberText {
         path,
         depth: 0,
@@ -499,33 +499,90 @@ impl crate::Sink for MemberText<'_> {
 }
 
 /// The event's JSON `data` when serde_json refuses it for a number past its range
-/// (`1e400`, in a tool's input sent whole): read by the library's own parser, with such a
-/// number `null` here (a tool's input is read from the text, see [`source_text`]).
+/// (`1e400`, in a tool's input sent whole): read by the library's scanner, with such a
+/// number `null` here (a tool's input is read from the text, see [`source_text`]) and the
+/// last of a repeated key kept, as serde keeps it.
 fn wide_value(data: &str) -> Option<Value> {
-    let mut stream = crate::DynamicStream::with_options(crate::Options::default().strict(true));
-    stream.feed(data.as_bytes()).ok()?;
-    let value = stream.finish().ok()?;
-    Some(to_serde(value.root()?))
+    let mut build = BuildValue::default();
+    let mut scanner = crate::Scanner::new(event_options());
+    scanner.feed(data.as_bytes(), &mut build).ok()?;
+    scanner.finish(&mut build).ok()?;
+    build.done
 }
 
-/// `value` as a `serde_json::Value` (nested at most as deep as the depth cap allows).
-fn to_serde(value: crate::ValueRef<'_>) -> Value {
-    use crate::ValueKind;
-    match value.kind() {
-        ValueKind::Null => Value::Null,
-        ValueKind::Bool => Value::Bool(value.as_bool().unwrap_or_default()),
-        ValueKind::Number => value
-            .as_number_text()
-            .and_then(|text| serde_json::from_str(text).ok())
-            .unwrap_or(Value::Null),
-        ValueKind::String => Value::String(value.as_str().unwrap_or_default().to_owned()),
-        ValueKind::Array => Value::Array(value.elements().map(to_serde).collect()),
-        ValueKind::Object => Value::Object(
-            value
-                .members()
-                .map(|(key, member)| (key.to_owned(), to_serde(member)))
-                .collect(),
-        ),
+/// How an event's JSON is read by the library's scanner: strictly, and with no limit but
+/// serde_json's depth (the event is already in memory; whitespace in it is no stall).
+fn event_options() -> crate::Options {
+    crate::Options::default()
+        .strict(true)
+        .max_bytes(u64::MAX)
+        .stall_limit(None)
+}
+
+/// Builds a `serde_json::Value` from scanner events (see [`wide_value`]).
+#[derive(Default)]
+struct BuildValue {
+    /// The open containers, each with the key it sits under in its parent.
+    open: Vec<(Value, Option<String>)>,
+    key: Option<String>,
+    string: String,
+    done: Option<Value>,
+}
+
+impl BuildValue {
+    fn put(&mut self, value: Value) {
+        match self.open.last_mut() {
+            Some((Value::Object(members), _)) => {
+                members.insert(self.key.take().unwrap_or_default(), value);
+            }
+            Some((Value::Array(items), _)) => items.push(value),
+            _ => self.done = Some(value),
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some((value, key)) = self.open.pop() {
+            self.key = key;
+            self.put(value);
+        }
+    }
+}
+
+impl crate::Sink for BuildValue {
+    fn begin_object(&mut self) {
+        self.open
+            .push((Value::Object(Default::default()), self.key.take()));
+    }
+    fn end_object(&mut self, _raw: crate::Raw<'_>) {
+        self.close();
+    }
+    fn begin_array(&mut self) {
+        self.open.push((Value::Array(Vec::new()), self.key.take()));
+    }
+    fn end_array(&mut self, _raw: crate::Raw<'_>) {
+        self.close();
+    }
+    fn key(&mut self, key: &str, _raw: crate::Raw<'_>) {
+        self.key = Some(key.to_owned());
+    }
+    fn begin_string(&mut self) {
+        self.string.clear();
+    }
+    fn string_fragment(&mut self, fragment: &str) {
+        self.string.push_str(fragment);
+    }
+    fn end_string(&mut self, _raw: crate::Raw<'_>) {
+        let text = std::mem::take(&mut self.string);
+        self.put(Value::String(text));
+    }
+    fn number(&mut self, text: &str, _raw: crate::Raw<'_>) {
+        self.put(serde_json::from_str(text).unwrap_or(Value::Null));
+    }
+    fn bool(&mut self, value: bool, _raw: crate::Raw<'_>) {
+        self.put(Value::Bool(value));
+    }
+    fn null(&mut self, _raw: crate::Raw<'_>) {
+        self.put(Value::Null);
     }
 }
 
@@ -617,10 +674,8 @@ fn openai_chat(
         {
             let id = text(&call["id"]);
             let name = text(&call["function"]["name"]);
-            let n = match call.get("index").filter(|n| !n.is_null()) {
-                Some(n) => index(n),
-                None => calls.unindexed(id.as_deref()),
-            };
+            let given = call.get("index").filter(|n| !n.is_null()).map(index);
+            let n = calls.call_of(given, id.as_deref());
             if id.is_some() || name.is_some() {
                 calls.start(n, &Value::Null, || None);
                 deltas.push(Delta::ToolStart { index: n, id, name });
