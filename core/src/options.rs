@@ -36,8 +36,8 @@ pub struct Options {
     /// A reply that is one scalar and nothing else (`42`, `"yes"`, `null`; after
     /// reasoning blocks or in a JSON fence, its closing fence perhaps cut) is the value, as
     /// strict mode reads it, once the input ends: a word or a number may begin prose, so
-    /// nothing of it shows before. Not for a typed stream whose root is an object or an
-    /// array: a scalar reply is prose there, as any other.
+    /// nothing of it shows before. For a typed stream whose root is an object or an array,
+    /// a scalar reply is prose, as any other, but `null` when the root is an `Option`.
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,

@@ -681,7 +681,27 @@ fn a_reply_that_is_one_scalar_is_a_scalar_root_and_no_object() {
             "{outcome:?}"
         );
     }
+    // A root that is an object or an array, in an `Option`, reads a `null` reply (review:
+    // strict mode read it, lenient did not).
+    for outcome in scalar_outcomes::<Option<Ticket>>("```json\nnull\n```") {
+        assert_eq!(outcome, Ok(None));
+    }
+    for outcome in scalar_outcomes::<Option<Box<Vec<u8>>>>(" null ") {
+        assert_eq!(outcome, Ok(None));
+    }
+    for outcome in scalar_outcomes::<Option<Ticket>>("42") {
+        assert!(
+            matches!(outcome, Err((ErrorKind::NoStructure, ..))),
+            "{outcome:?}"
+        );
+    }
     // A model whose root is an object reads a scalar reply as prose, as before.
+    for outcome in scalar_outcomes::<Ticket>("null") {
+        assert!(
+            matches!(outcome, Err((ErrorKind::NoStructure, ..))),
+            "{outcome:?}"
+        );
+    }
     for outcome in scalar_outcomes::<Ticket>("42") {
         assert!(
             matches!(outcome, Err((ErrorKind::NoStructure, ..))),

@@ -50,6 +50,8 @@ pub(super) type Place = (u64, u64, u64);
 pub(super) struct Lone {
     at: At,
     fenced: bool,
+    /// Only `null` is a value (a typed root of a shape that reads `null`).
+    null_only: bool,
     tag: [u8; 5],
     /// The scalar's bytes so far.
     text: Vec<u8>,
@@ -69,6 +71,7 @@ impl Lone {
                 false => At::Lead,
             },
             fenced: false,
+            null_only: false,
             tag: [0; 5],
             text: Vec::new(),
             start: (0, 1, 0),
@@ -230,6 +233,11 @@ impl Lone {
         true
     }
 
+    /// Only `null` is a value.
+    pub(super) fn null_only(&mut self) {
+        self.null_only = true;
+    }
+
     /// The scalar's text and where it starts (offset, line, line start), if the input
     /// read so far is one complete scalar (its closing fence may be missing).
     pub(super) fn scalar(&self) -> Option<(&[u8], Place)> {
@@ -238,7 +246,11 @@ impl Lone {
             At::CloseTicks(n) => n >= 3,
             _ => false,
         };
-        let valid = complete && serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok();
+        let valid = complete
+            && match self.null_only {
+                true => self.text == b"null",
+                false => serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok(),
+            };
         valid.then_some((&self.text, self.start))
     }
 }

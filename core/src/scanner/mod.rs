@@ -343,10 +343,14 @@ impl Scanner {
 
     /// Only a root of this shape (`true`: an object, `false`: an array) may begin in prose;
     /// a bracket of the other shape there is prose (`as noted in [1]` before an object).
-    pub(crate) fn expect_root(&mut self, object: bool) {
+    /// With `nullable`, a reply that is `null` and nothing else is the value too.
+    pub(crate) fn expect_root(&mut self, object: bool, nullable: bool) {
         self.root_shape = Some(object);
-        // A typed root of that shape is never a scalar: nothing to follow.
-        self.lone = None;
+        // A typed root of that shape is no other scalar.
+        match (&mut self.lone, nullable) {
+            (Some(lone), true) => lone.null_only(),
+            _ => self.lone = None,
+        }
     }
 
     /// A root array's elements have this shape (`true`: objects, `false`: arrays): in a

@@ -62,8 +62,8 @@ impl<T: StreamingModel> TypedStream<T> {
             usize::try_from(options.max_bytes.saturating_mul(8)).unwrap_or(usize::MAX);
         let mut scanner = Scanner::new(options);
         match T::SHAPE {
-            Shape::Object => scanner.expect_root(true),
-            Shape::Array => scanner.expect_root(false),
+            Shape::Object => scanner.expect_root(true, T::NULLABLE),
+            Shape::Array => scanner.expect_root(false, T::NULLABLE),
             Shape::Any => {}
         }
         match T::ELEMENT {

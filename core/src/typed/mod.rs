@@ -194,6 +194,11 @@ pub trait StreamingModel: Sized + 'static {
         Shape::Any
     };
 
+    /// The type reads `null` whatever its [`StreamingModel::SHAPE`] (an `Option`): a reply
+    /// that is `null` and nothing else is its value.
+    #[doc(hidden)]
+    const NULLABLE: bool = false;
+
     /// The JSON shape of an array's elements (sequences of one type; `Any` for the rest):
     /// a root array in prose whose element has another shape is prose (`see [1]` before
     /// a list of objects).

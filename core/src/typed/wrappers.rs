@@ -16,6 +16,7 @@ impl<T: StreamingModel> StreamingModel for Option<T> {
 
     const LIMITS: super::Limits = T::LIMITS;
     const SHAPE: super::Shape = T::SHAPE;
+    const NULLABLE: bool = true;
     const ELEMENT: super::Shape = T::ELEMENT;
     const VALIDATES: bool = T::VALIDATES;
 
@@ -82,6 +83,7 @@ macro_rules! pointers {
 
             const LIMITS: super::Limits = T::LIMITS;
             const SHAPE: super::Shape = T::SHAPE;
+            const NULLABLE: bool = T::NULLABLE;
             const ELEMENT: super::Shape = T::ELEMENT;
             const VALIDATES: bool = T::VALIDATES;
 
