@@ -564,6 +564,23 @@ impl Scanner {
     /// Reads a span's text again, as prose (see [`Span`](state::Span)), at its place in
     /// the input; the chunk then goes on where the span stopped being one.
     fn replay_span<S: Sink>(&mut self, span: &state::Span, sink: &mut S) -> Result<(), Error> {
+        self.replaying = true;
+        let place = (span.offset, span.line, span.line_start);
+        let scanned = self.scan_again(&span.text, place, b'`', sink);
+        self.replaying = false;
+        scanned
+    }
+
+    /// Scans `text` again where it was read (its offset, line, and the offset that line
+    /// starts at), after the byte `before`; the place of the chunk being fed comes back
+    /// after it.
+    fn scan_again<S: Sink>(
+        &mut self,
+        text: &[u8],
+        (offset, line, line_start): lone::Place,
+        before: u8,
+        sink: &mut S,
+    ) -> Result<(), Error> {
         let chunk = (
             self.fed,
             self.line,
@@ -573,16 +590,14 @@ impl Scanner {
             self.scan_line_start,
             self.last_fed,
         );
-        self.fed = span.offset;
-        self.line = span.line;
-        self.line_start = span.line_start;
+        self.fed = offset;
+        self.line = line;
+        self.line_start = line_start;
         self.scan_at = 0;
-        self.scan_line = span.line;
-        self.scan_line_start = span.line_start;
-        self.last_fed = b'`';
-        self.replaying = true;
-        let scanned = self.scan(&span.text, sink);
-        self.replaying = false;
+        self.scan_line = line;
+        self.scan_line_start = line_start;
+        self.last_fed = before;
+        let scanned = self.scan(text, sink);
         (
             self.fed,
             self.line,
@@ -675,7 +690,7 @@ impl Scanner {
     /// strict mode reads it.
     fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
         let lone = self.lone.take()?;
-        let (text, (offset, line, line_start)) = lone.scalar()?;
+        let (text, place) = lone.scalar()?;
         let shown = !(self.stack.is_empty() || self.tentative || self.deep.is_some());
         if self.done || shown {
             return None;
@@ -687,16 +702,7 @@ impl Scanner {
         self.span = None;
         self.skipping = None;
         self.state = State::ValueStart;
-        let end = (self.fed, self.line, self.line_start, self.last_fed);
-        self.fed = offset;
-        self.line = line;
-        self.line_start = line_start;
-        self.scan_at = 0;
-        self.scan_line = line;
-        self.scan_line_start = line_start;
-        let scanned = self.scan(text, sink);
-        (self.fed, self.line, self.line_start, self.last_fed) = end;
-        if let Err(error) = scanned {
+        if let Err(error) = self.scan_again(text, place, b' ', sink) {
             return Some(Err(error));
         }
         match self.state {
