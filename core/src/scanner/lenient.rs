@@ -12,7 +12,7 @@ use crate::sink::Sink;
 /// `<reasoning>` of reasoning/answer fine-tunes. The third opens a block only where the
 /// reply's text begins (nothing but whitespace or another block before it): it is also a
 /// word prose names (`the answer without the <reasoning> section: {…}`).
-const REASONING_TAGS: [(&[u8], &[u8]); 3] = [
+pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 3] = [
     (b"<think>", b"</think>"),
     (b"<thinking>", b"</thinking>"),
     (b"<reasoning>", b"</reasoning>"),

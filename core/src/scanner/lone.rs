@@ -5,6 +5,7 @@
 //! they cannot at their first byte that is not whitespace), and at the end of input the
 //! scanner reads the scalar again as the value, at its own offsets, as strict mode reads it.
 
+use super::lenient::REASONING_TAGS as TAGS;
 use super::tables::{is_ws, string_run};
 
 /// Where in `ws* block* (scalar | fence) ws*` the input is, `fence` being
@@ -34,13 +35,6 @@ enum At {
     /// Whitespace after the closing fence.
     Closed,
 }
-
-/// The reasoning tags a reply may begin with (the scanner's, lowercase).
-const TAGS: [(&[u8], &[u8]); 3] = [
-    (b"<think>", b"</think>"),
-    (b"<thinking>", b"</thinking>"),
-    (b"<reasoning>", b"</reasoning>"),
-];
 
 /// A place in the input: its offset, line, and the offset its line starts at.
 pub(super) type Place = (u64, u64, u64);
