@@ -99,7 +99,7 @@ impl Chunks {
                 };
                 let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
                 if !regular {
-                    // A pipe is read once: decoded whole, then replayed.
+                    // A pipe is read once: held, checked whole, then replayed from memory.
                     let mut text = Vec::new();
                     open()?.read_to_end(&mut text).map_err(unreadable)?;
                     let mut check = Lines::new(text.as_slice());
