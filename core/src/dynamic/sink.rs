@@ -141,6 +141,9 @@ impl DynamicSink {
 /// The least room a complete string or container gives back (see `DynamicSink::shrink`).
 const SHRINK_AT: usize = 16;
 
+/// The least room an open string grows by.
+const MIN_STRING: usize = 32;
+
 impl Sink for DynamicSink {
     /// The tree is built from the events alone: no text is read back, so the scanner may
     /// release all of it but the open scalar's (memory: the tree, not the tree and the
@@ -212,6 +215,12 @@ impl Sink for DynamicSink {
             return;
         }
         if let Some(Node::String(s)) = self.open_string.and_then(|id| self.tree.node_mut(id)) {
+            if s.capacity() - s.len() < fragment.len() {
+                // A string streamed a few bytes at a time would otherwise grow from 8
+                // bytes, one reallocation per doubling; a complete one gives back what
+                // it did not use (`shrink`).
+                s.reserve(fragment.len().max(MIN_STRING));
+            }
             s.push_str(fragment);
         }
     }

@@ -145,7 +145,17 @@ impl PartialValue {
             .last()
             .is_none_or(|block| block.nodes.len() >= BLOCK)
         {
-            self.blocks.push(Block::default());
+            // The first block grows by doubling (a small document takes little); the
+            // ones after it take their whole size at once (no copy of the nodes while
+            // they fill).
+            let block = match self.blocks.len() {
+                0 => Block::default(),
+                _ => Block {
+                    nodes: Vec::with_capacity(BLOCK),
+                    parents: Vec::with_capacity(BLOCK),
+                },
+            };
+            self.blocks.push(block);
         }
         if let Some(block) = self.blocks.last_mut() {
             block.nodes.push(node);
