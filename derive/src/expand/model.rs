@@ -408,6 +408,7 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
                 &mut __d.__settled
             }
 
+            #[inline]
             fn field<'__d>(
                 __i: usize,
                 __o: __p::Op<'_, '_>,
