@@ -150,7 +150,7 @@ impl<'a> Cx<'a> {
             let stream = stream_type(f);
             if f.flatten && !shape::is_std_map(f.ty) {
                 // A flattened field must be a struct: said once, at the field.
-                return quote! { let _ = <#stream as __p::Object>::KEYS; };
+                return quote! { let _ = <#stream as __p::Flattens>::FLATTENS; };
             }
             quote! { let _ = <#stream as __p::StreamingModel>::MODEL; }
         });

@@ -88,3 +88,55 @@ fn review_streams_field_by_field() {
         ]
     );
 }
+
+/// Fields named as the JSON names them (`userID`), the lint allowed where the user wrote
+/// it: nothing the derive generates from those names trips it again (review: the draft's
+/// fields did, an error under `-D warnings` the user could not allow).
+#[deny(non_snake_case, non_camel_case_types)]
+pub mod named_as_the_json {
+    use serde::Deserialize;
+    use settled::StreamingModel;
+
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[allow(non_snake_case)]
+    pub struct User {
+        pub userID: String,
+        pub Tags: Vec<String>,
+        pub home_URL: Option<String>,
+        pub inner: Inner,
+    }
+
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[allow(non_snake_case)]
+    pub struct Inner {
+        pub eTag: u32,
+    }
+
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(tag = "kind")]
+    #[allow(non_snake_case)]
+    pub enum Event {
+        Login { userID: String },
+        Logout { userID: String, atMs: u64 },
+    }
+}
+
+#[test]
+fn fields_named_as_the_json_names_them_stream() {
+    use named_as_the_json::{Event, User};
+    let mut stream = User::stream();
+    stream
+        .feed(br#"{"userID": "u1", "Tags": ["a"], "home_URL": null, "inner": {"eTag": 7}}"#)
+        .unwrap();
+    assert_eq!(stream.draft().userID.as_deref(), Some("u1"));
+    let user = stream.finish().unwrap();
+    assert_eq!((user.userID.as_str(), user.inner.eTag), ("u1", 7));
+    let mut stream = Event::stream();
+    stream
+        .feed(br#"{"kind": "Logout", "userID": "u2", "atMs": 5}"#)
+        .unwrap();
+    assert!(matches!(
+        stream.finish().unwrap(),
+        Event::Logout { atMs: 5, .. }
+    ));
+}

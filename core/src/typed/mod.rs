@@ -19,6 +19,7 @@ mod runs;
 mod scalar;
 mod sequences;
 mod sink;
+mod tagged;
 mod union;
 mod value;
 mod wrappers;
@@ -52,17 +53,18 @@ pub(crate) mod protocol_items {
     };
     pub use super::normalize::normalized_step;
     pub use super::object::{
-        Constraint, Keys, Object, ObjectFrame, Op, Reply, Within, check_constraints, field,
-        field_items, flattened, flattened_complete, flattened_missing, flattened_rest, leaf,
+        Constraint, Flattens, Keys, Object, ObjectFrame, Op, Reply, Within, check_constraints,
+        field, field_items, flattened, flattened_complete, flattened_missing, flattened_rest, leaf,
         object_step, rest,
     };
     pub use super::protocol::{
         Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot, atomic_step, from_raw,
     };
     pub use super::runs::{Run, RunMeta, limits_of, run_limits, take_run};
+    pub use super::tagged::{tagged_newtype, tagged_newtype_erased};
     pub use super::union::{
-        EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, tagged_newtype,
-        union_schema, union_step, unit_variant, variant,
+        EnumFrame, Kind, Repr, Union, VariantOp, VariantReply, Variants, union_schema, union_step,
+        unit_variant, variant,
     };
     pub use super::{Limits, Part, Parts, Shape, StreamingModel};
     pub use crate::__draft_impls as draft_impls;

@@ -133,6 +133,19 @@ impl Keys {
     }
 }
 
+/// A struct the derive generated [`Object`] for: what a flattened field's type is checked
+/// against first, so that a type that cannot be flattened gets this one error (the
+/// bounds of [`Object`] would add one about its draft).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be flattened into a streamed struct",
+    label = "`#[serde(flatten)]` streams a struct with named fields, a `HashMap` or a `BTreeMap`",
+    note = "an enum or an `Option` cannot be flattened yet: nest it under a key of its own, flatten the struct itself (its fields that may be absent `#[serde(default)]`), or derive only `Deserialize` on the outer struct and mark fields holding it `#[settled(atomic)]`"
+)]
+pub trait Flattens {
+    /// Named by the check.
+    const FLATTENS: () = ();
+}
+
 /// What the derive generates for a struct: its fields, by index. The frame of every model
 /// ([`ObjectFrame`]) is generic over it.
 #[diagnostic::on_unimplemented(

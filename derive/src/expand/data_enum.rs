@@ -200,8 +200,14 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             // spelled: the draft is written as serde reads it, the content's members beside
             // the tag (or the tag alone while it is `None`).
             let internal = matches!(data.repr, Repr::Internal(_));
+            // One that may hold the enum itself is written through JSON, so that the
+            // serializer's type does not grow at each level (see `tagged_newtype_erased`).
             let with = (internal && v.style == VariantStyle::Newtype).then(|| {
-                quote! { #[serde(serialize_with = "::settled::__private::tagged_newtype")] }
+                if c.recursive {
+                    quote! { #[serde(serialize_with = "::settled::__private::tagged_newtype_erased")] }
+                } else {
+                    quote! { #[serde(serialize_with = "::settled::__private::tagged_newtype")] }
+                }
             });
             quote! { #(#vdocs)* #[serde(rename = #name)] #with #vident(#payload) }
         }
@@ -599,6 +605,7 @@ fn hidden_struct(model: &Model<'_>, data: &DataEnum<'_>, v: &Variant<'_>) -> Der
         #bound
         #rename
         #deny
+        #[allow(non_snake_case)]
         #vis struct #ident #generics #user_where {
             #(#fields,)*
         }

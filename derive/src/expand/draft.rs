@@ -54,6 +54,9 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
     let public = quote! {
         #[doc = #doc]
         #derives
+        // The fields are named as the model's are: a lint the user allowed there stays
+        // allowed.
+        #[allow(non_snake_case)]
         #vis struct #draft #generics #where_clause {
             #(#members)*
             #[doc(hidden)]

@@ -399,6 +399,9 @@ fn object_impl(cx: &Cx<'_>) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
+        impl #impl_generics __p::Flattens for #ident #ty_generics #where_clause {}
+
+        #[automatically_derived]
         impl #impl_generics __p::Object for #ident #ty_generics #where_clause {
             const KEYS: __p::Keys =
                 __p::Keys::new(&[#(#names),*], &[#(#aliases),*]) #deny_unknown #lookup;
