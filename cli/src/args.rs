@@ -60,8 +60,8 @@ again, with only what the end settled.
   --idle-limit N    bytes of prose before any value after which the stream gives up with
                     `no_structure` (default 262144); a reasoning block does not count,
                     so a reasoning loop runs to --max-bytes
-  --stall-limit N   bytes of whitespace in a row inside the value after which it ends
-                    with `stalled` (default: no limit)
+  --stall-limit N   bytes of whitespace (comments included) in a row inside the value
+                    after which it ends with `stalled` (default: no limit)
   --starts-in-reasoning
                     the input begins inside a <think> block opened by the prompt
                     (DeepSeek-R1, QwQ served raw): everything up to the first

@@ -161,7 +161,7 @@ impl fmt::Display for Reason {
             Validation => f.write_str("the value does not match the type"),
             Stalled(n) => write!(
                 f,
-                "more than {n} bytes of whitespace in a row inside the value"
+                "more than {n} bytes of whitespace or comments in a row inside the value"
             ),
         }
     }
@@ -393,7 +393,7 @@ impl Error {
                  the JSON was complete. Reply again with a shorter JSON value."
                 .to_string(),
             (None, Reason::Stalled(_)) => format!(
-                "Your reply stalled in a run of whitespace at {at}. Reply again with the whole \
+                "Your reply stalled in a run of whitespace or comments at {at}. Reply again with the whole \
                  JSON value, compactly."
             ),
             (None, reason) => match reason.kind() {

@@ -55,9 +55,10 @@ pub struct Options {
     /// gives up with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) (or the error
     /// of a value refused at its first member, see [`Options::strict`]). Default 256 KiB.
     pub idle_limit: u64,
-    /// Bytes of whitespace in a row inside the value after which the stream ends with
-    /// [`ErrorKind::Stalled`](crate::ErrorKind::Stalled) (a model caught in a whitespace
-    /// loop). `None` disables the guard. Default 16 KiB.
+    /// Bytes of whitespace (comments included, in lenient mode) in a row inside the value
+    /// after which the stream ends with [`ErrorKind::Stalled`](crate::ErrorKind::Stalled)
+    /// (a model caught in a whitespace or empty-comment loop). `None` disables the guard.
+    /// Default 16 KiB.
     pub stall_limit: Option<u64>,
     /// What to do with a second JSON value after the root (lenient mode). Default
     /// [`SecondRoot::KeepFirst`]; either way a [`Warning`](crate::Warning) is recorded.

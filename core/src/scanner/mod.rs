@@ -248,7 +248,7 @@ pub struct Scanner {
     deep: Option<Deep>,
     /// After a detected second root: everything else is ignored.
     ignore_rest: bool,
-    /// Bytes of whitespace in a row inside the value, for the stall guard.
+    /// Bytes of whitespace (and comments) in a row inside the value, for the stall guard.
     ws_run: u64,
     warnings: Vec<Warning>,
     error: Option<Error>,

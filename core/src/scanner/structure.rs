@@ -43,7 +43,10 @@ impl Scanner {
                 }
                 self.citation_open = false;
             }
-            self.ws_run = 0;
+            // A comment is padding too: the run goes on through it.
+            if c != b'/' {
+                self.ws_run = 0;
+            }
             match c {
                 b'/' => return self.comment_start(i, State::ValueStart),
                 b']' => match self.stack.last() {
@@ -205,7 +208,10 @@ impl Scanner {
                 i = self.whitespace(b, i)?;
                 continue;
             }
-            self.ws_run = 0;
+            // A comment is padding too: the run goes on through it.
+            if c != b'/' {
+                self.ws_run = 0;
+            }
             match c {
                 b'/' => return self.comment_start(i, State::KeyStart),
                 b'"' => {
@@ -240,7 +246,10 @@ impl Scanner {
                 i = self.whitespace(b, i)?;
                 continue;
             }
-            self.ws_run = 0;
+            // A comment is padding too: the run goes on through it.
+            if c != b'/' {
+                self.ws_run = 0;
+            }
             match c {
                 b'/' => return self.comment_start(i, State::Colon),
                 b':' => {
@@ -263,7 +272,10 @@ impl Scanner {
                 i = self.whitespace(b, i)?;
                 continue;
             }
-            self.ws_run = 0;
+            // A comment is padding too: the run goes on through it.
+            if c != b'/' {
+                self.ws_run = 0;
+            }
             match c {
                 b'/' => return self.comment_start(i, State::AfterValue),
                 b',' => {

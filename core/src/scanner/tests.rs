@@ -1082,6 +1082,42 @@ fn the_stall_guard_ends_a_whitespace_loop() {
     }
 }
 
+/// Comments inside the value are padding as whitespace is: a loop of empty comments is
+/// a stall too (review: 1.8 MB of `/**/` ran to the byte cap), at the same byte however
+/// the input is split; a comment that fits under the guard is no stall.
+#[test]
+fn the_stall_guard_counts_comments_inside_the_value() {
+    let options = lenient().stall_limit(Some(100));
+    for (pad, at) in [(" /**/", 7 + 100), (" //\n", 7 + 100), ("/* x */", 7 + 100)] {
+        let mut input = b"{\"a\": [".to_vec();
+        input.extend(pad.repeat(300).bytes());
+        input.extend(b"1]}");
+        let err = fails(&options, &input, ErrorKind::Stalled);
+        assert_eq!(err.offset(), at, "{pad:?}");
+        for size in [1, 7] {
+            let chunks: Vec<&[u8]> = input.chunks(size).collect();
+            let e = replay(&options, &chunks).0.unwrap_err();
+            assert_eq!(
+                (e.kind(), e.offset()),
+                (ErrorKind::Stalled, at),
+                "{pad:?} by {size}"
+            );
+        }
+    }
+    // Padding counts in a row: a value between comments starts the count again.
+    let text = format!(
+        "{{\"a\": [{}]}}",
+        "/* a comment of forty bytes, give or take */ 1,".repeat(50)
+    );
+    let text = text.replace(",]", "]");
+    let (r, _) = replay(&options, &[text.as_bytes()]);
+    assert!(r.is_ok(), "{r:?}");
+    // Before the root, a comment is prose, not padding.
+    let text = format!("// {}\n{{\"a\": 1}}", "x".repeat(500));
+    let (r, _) = replay(&options, &[text.as_bytes()]);
+    assert_eq!(r.ok().as_deref(), Some(r#"{"a":1}"#));
+}
+
 // ---- found in review ----
 
 #[test]
