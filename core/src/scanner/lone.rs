@@ -247,4 +247,30 @@ impl Lone {
             };
         valid.then_some((&self.text, self.start))
     }
+
+    /// The scalar's text and where it starts, if the input read so far ends inside one: a
+    /// string not closed, or the first bytes of a literal or a number (`tru`, `-`, `1.`).
+    /// Read again, it is the value the input was cut in.
+    pub(super) fn cut(&self) -> Option<(&[u8], Place)> {
+        let text = self.text.as_slice();
+        let begins = |word: &[u8]| word.len() > text.len() && word.starts_with(text);
+        let cut = match self.at {
+            At::Str { .. } => !self.null_only,
+            At::Word if self.null_only => begins(b"null"),
+            At::Word => {
+                begins(b"true") || begins(b"false") || begins(b"null") || number_begins(text)
+            }
+            _ => false,
+        };
+        cut.then_some((text, self.start))
+    }
+}
+
+/// `text` is the beginning of a JSON number, not yet one (`-`, `1.`, `2e+`): a digit
+/// would make it one.
+fn number_begins(text: &[u8]) -> bool {
+    let mut more = text.to_vec();
+    more.push(b'0');
+    serde_json::from_slice::<serde::de::IgnoredAny>(text).is_err()
+        && serde_json::from_slice::<serde::de::IgnoredAny>(&more).is_ok()
 }

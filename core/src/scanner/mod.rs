@@ -690,7 +690,8 @@ impl Scanner {
     /// strict mode reads it.
     fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
         let lone = self.lone.take()?;
-        let (text, place) = lone.scalar()?;
+        // One cut inside it is read again too, and ends as the value cut (`Truncated`).
+        let (text, place) = lone.scalar().or_else(|| lone.cut())?;
         let shown = !(self.stack.is_empty() || self.tentative || self.deep.is_some());
         if self.done || shown {
             return None;

@@ -785,9 +785,8 @@ fn a_reply_that_is_one_scalar_is_the_value_in_either_mode() {
         "42 apples",
         "\"a\" and \"b\"",
         "01",
-        "tru",
-        "-",
-        "\"open",
+        "tru ",
+        "nope",
         "```python\n42\n```",
         "`42`",
         "Answer: 42",
@@ -802,6 +801,42 @@ fn a_reply_that_is_one_scalar_is_the_value_in_either_mode() {
     // The idle limit counts its bytes as prose.
     fails(&lenient().idle_limit(3), b"12345", ErrorKind::NoStructure);
     at_every_split(&lenient().idle_limit(5), "12345", "12345");
+}
+
+/// A reply that ends inside the one scalar it holds was cut: `Truncated` at its end, as
+/// strict mode says, however it is split (review: `no_structure`, as if no value began).
+#[test]
+fn a_reply_cut_inside_its_one_scalar_is_truncated() {
+    for input in [
+        "\"ye",
+        "\"a\\",
+        "```json\n\"ye",
+        "<think>x</think>nul",
+        "tru",
+        "-",
+        "1.",
+        "-2e+",
+        "  f",
+    ] {
+        let error = fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
+        assert_eq!(error.offset(), input.len() as u64, "{input:?}");
+        let strict_input = input.rsplit(['\n', '>']).next().unwrap_or(input);
+        let strict_error = fails(&strict(), strict_input.as_bytes(), ErrorKind::Truncated);
+        assert_eq!(
+            strict_error.to_string().split(" at ").next(),
+            error.to_string().split(" at ").next(),
+            "{input:?}"
+        );
+        for size in [1, 2, 7] {
+            let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
+            let e = replay(&lenient(), &chunks).0.unwrap_err();
+            assert_eq!(
+                (e.kind(), e.offset()),
+                (ErrorKind::Truncated, input.len() as u64),
+                "{input:?} by {size}"
+            );
+        }
+    }
 }
 
 #[test]
