@@ -335,6 +335,13 @@ impl Error {
 
     /// For [`ErrorKind::Validation`]: the JSON Pointer of the rejected value (`""` for the
     /// root), with the keys the model wrote.
+    ///
+    /// It goes as deep as the stream can tell, which is deeper than `serde_path_to_error`
+    /// where serde reads a value from a buffer: inside an internally or adjacently tagged
+    /// enum's content, or a flattened struct, it names the member refused (`/steps/0/top_k`,
+    /// where serde's path stops at `/steps/0`). A refused key is named by its own path: a
+    /// repeated field (`/id`, where serde names the object), a variant serde does not know
+    /// (`/steps/0/Nope`); so is an element past a tuple's length (`/pair/2`).
     pub fn path(&self) -> Option<&str> {
         self.details().map(|v| v.path.as_str())
     }
