@@ -157,6 +157,44 @@ fn run_case(name: &str) -> u64 {
             assert!(matches!(stream.finish().unwrap(), Late::Node { .. }));
             late.len() as u64
         }
+        "refused_values_without_fail_fast" => {
+            // A runaway list of values serde refuses, fail-fast off (or implied by
+            // keep-last): only the first refusal is reported, so only it is kept (each
+            // was kept once, with its path and message: 137 times the bytes fed).
+            #[derive(Debug, serde::Deserialize, settled::StreamingModel)]
+            struct Words {
+                v: Vec<String>,
+            }
+            #[derive(Debug, serde::Deserialize, settled::StreamingModel)]
+            struct Titled {
+                title: String,
+            }
+            let block = "1,".repeat(2048);
+            let mut fed = 0;
+            for options in [
+                Options::default().fail_fast(false),
+                Options::default().second_root(settled::SecondRoot::KeepLast),
+            ] {
+                let options = options.max_bytes(4 << 20);
+                let mut stream = Words::stream_with_options(options.clone());
+                stream.feed(b"{\"v\": [").unwrap();
+                while stream.feed(block.as_bytes()).is_ok() {}
+                // The first thing wrong with the input is the first refusal.
+                let error = stream.finish().unwrap_err();
+                assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+                assert_eq!(error.error().path(), Some("/v/0"));
+                fed += 4 << 20;
+                // A repeated key, refused each time.
+                let mut stream = Titled::stream_with_options(options);
+                stream.feed(b"{").unwrap();
+                let repeat = "\"title\": \"x\", ".repeat(256);
+                while stream.feed(repeat.as_bytes()).is_ok() {}
+                let error = stream.finish().unwrap_err();
+                assert_eq!(error.kind(), ErrorKind::Validation, "{error}");
+                fed += 4 << 20;
+            }
+            fed
+        }
         other => panic!("no case {other}"),
     }
 }
@@ -251,6 +289,17 @@ fn releasing_text_under_millions_of_open_containers_is_linear() {
 #[test]
 fn nested_late_tags_and_untagged_values_are_kept_once() {
     assert_bounded("unions_nested_late_tags", Duration::from_secs(120));
+}
+
+#[test]
+fn refused_values_are_kept_once_without_fail_fast() {
+    // The scanner keeps the text after a refusal (its error is made from it), grown by
+    // doubling: a few times the bytes fed, not a record per refused value.
+    assert_bounded_by(
+        "refused_values_without_fail_fast",
+        8,
+        Duration::from_secs(120),
+    );
 }
 
 #[test]

@@ -26,6 +26,7 @@ pub(crate) struct TypedSink<T: StreamingModel> {
     stack: Vec<Box<dyn Frame>>,
     /// What settled since the last drain, as the root's fields.
     pub(crate) fields: Vec<T::Field>,
+    /// The first value serde rejected, if any: only the first is kept (see `reject`).
     pub(crate) rejections: Vec<Rejection>,
     /// The root settled: accepted or not.
     pub(crate) done: Option<bool>,
@@ -237,7 +238,7 @@ impl<T: StreamingModel> TypedSink<T> {
                        most 8 times the byte cap; the events read sent again at most once \
                        per level they nest in, plus 64 times); write tags before the members \
                        they select";
-        self.rejections.push(Rejection {
+        self.reject(Rejection {
             path,
             rejected: Rejected {
                 error: serde::de::Error::custom(message),
@@ -285,12 +286,21 @@ impl<T: StreamingModel> TypedSink<T> {
             Flow::Push(frame) => self.stack.push(frame),
             Flow::Done(Ok(_)) => self.settle_root(true),
             Flow::Done(Err(rejected)) => {
-                self.rejections.push(Rejection {
+                self.reject(Rejection {
                     path: Path::default(),
                     rejected,
                 });
                 self.settle_root(false);
             }
+        }
+    }
+
+    /// Keeps a rejection if it is the first: only the first is reported (by `finish`, or
+    /// by `feed` under fail-fast), and a runaway list of refused values without fail-fast
+    /// must not keep one each (memory bounded by the byte cap).
+    fn reject(&mut self, rejection: Rejection) {
+        if self.rejections.is_empty() {
+            self.rejections.push(rejection);
         }
     }
 
@@ -341,6 +351,10 @@ impl<T: StreamingModel> TypedSink<T> {
         // The frame at `level` and its ancestors hold the refused value.
         self.tainted = self.tainted.max(level + 1);
         for (rejected, member) in out.rejected.drain(..) {
+            if !self.rejections.is_empty() {
+                // Only the first is kept (see `reject`): no path to find for the others.
+                continue;
+            }
             let mut steps: Vec<Step<'_>> = Vec::new();
             let upto = if member { level + 1 } else { level };
             for frame in self.stack.iter().take(upto) {
@@ -350,7 +364,7 @@ impl<T: StreamingModel> TypedSink<T> {
             for step in steps {
                 path.push(step);
             }
-            self.rejections.push(Rejection { path, rejected });
+            self.reject(Rejection { path, rejected });
         }
     }
 
