@@ -404,7 +404,7 @@ impl Scanner {
         if self.options.strict {
             return Err(stop(Reason::CommentInStrict, i));
         }
-        self.pad(1, i)?;
+        self.comment_pad(1, i)?;
         self.after_comment = resume;
         self.state = State::CommentSlash;
         // Comments become spaces (newlines kept): the clean text stays aligned with the
@@ -413,22 +413,12 @@ impl Scanner {
         Ok(i + 1)
     }
 
-    /// `len` bytes of a comment from `i`, inside the value: padding, as whitespace is, so
-    /// the stall guard counts them (a loop of empty comments is a stall too). Stops at the
-    /// byte past the guard's limit.
-    fn pad(&mut self, len: usize, i: usize) -> Result<(), Stop> {
-        if self.stack.is_empty() {
-            return Ok(());
+    /// `len` bytes of a comment from `i`: padding when inside the value (see `pad`).
+    fn comment_pad(&mut self, len: usize, i: usize) -> Result<(), Stop> {
+        match self.stack.is_empty() {
+            true => Ok(()),
+            false => self.pad(len, i),
         }
-        if let Some(limit) = self.options.stall_limit {
-            let room = limit.saturating_sub(self.ws_run);
-            if len as u64 > room {
-                let at = i + usize::try_from(room).unwrap_or(len);
-                return Err(stop(Reason::Stalled(limit), at));
-            }
-        }
-        self.ws_run += len as u64;
-        Ok(())
     }
 
     pub(super) fn comment_slash(&mut self, b: &[u8], i: usize) -> Step {
@@ -438,7 +428,7 @@ impl Scanner {
             Some(_) => return Err(stop(Reason::InvalidComment, i)),
             None => return Ok(i),
         }
-        self.pad(1, i)?;
+        self.comment_pad(1, i)?;
         self.clean.push(b' ');
         Ok(i + 1)
     }
@@ -447,14 +437,14 @@ impl Scanner {
         let rest = b.get(i..).unwrap_or_default();
         match rest.iter().position(|&c| c == b'\n') {
             Some(nl) => {
-                self.pad(nl + 1, i)?;
+                self.comment_pad(nl + 1, i)?;
                 self.state = self.after_comment;
                 self.clean.resize(self.clean.len() + nl, b' ');
                 self.clean.push(b'\n');
                 Ok(i + nl + 1)
             }
             None => {
-                self.pad(rest.len(), i)?;
+                self.comment_pad(rest.len(), i)?;
                 self.clean.resize(self.clean.len() + rest.len(), b' ');
                 Ok(b.len())
             }
@@ -463,7 +453,7 @@ impl Scanner {
 
     pub(super) fn block_comment(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
-            self.pad(1, i)?;
+            self.comment_pad(1, i)?;
             i += 1;
             self.clean.push(if c == b'\n' { b'\n' } else { b' ' });
             match (self.state, c) {

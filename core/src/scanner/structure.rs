@@ -2,7 +2,7 @@
 
 use super::state::{Frame, Num, Skip, State, StrState};
 use super::tables::is_ws;
-use super::{Scanner, Step, stop};
+use super::{Scanner, Step, Stop, stop};
 use crate::error::Reason;
 use crate::sink::Sink;
 
@@ -315,6 +315,16 @@ impl Scanner {
         let rest = b.get(i..).unwrap_or_default();
         let len = rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len());
         let run = rest.get(..len).unwrap_or_default();
+        self.pad(len, i)?;
+        self.clean.extend_from_slice(run);
+        Ok(i + len)
+    }
+
+    /// `len` bytes of padding from `i` inside the value (whitespace, or a comment's bytes:
+    /// a loop of empty comments is a stall too), counted by the stall guard. Stops at the
+    /// byte past the guard's limit.
+    #[inline(always)]
+    pub(super) fn pad(&mut self, len: usize, i: usize) -> Result<(), Stop> {
         if let Some(limit) = self.options.stall_limit {
             let room = limit.saturating_sub(self.ws_run);
             if len as u64 > room {
@@ -322,9 +332,8 @@ impl Scanner {
                 return Err(stop(Reason::Stalled(limit), at));
             }
         }
-        self.clean.extend_from_slice(run);
         self.ws_run += len as u64;
-        Ok(i + len)
+        Ok(())
     }
 
     fn trailing_comma_allowed(&self) -> bool {
