@@ -126,8 +126,8 @@ impl<S: serde::Serializer> serde::Serializer for NoneAsUnit<S> {
 /// serde's tagging wraps the serializer once per internally tagged newtype level, so such
 /// an enum's `Serialize` would need a serializer type nested without end, and does not
 /// compile (serde's own derive fails so: serde-rs/serde#3100). The payload is written to
-/// JSON first and read back into an [`Ordered`] tree, its members in their order, which is
-/// written beside the tag: the serializer's type stops growing there. Slower than
+/// JSON first and read back into an ordered tree (`Ordered`), its members in their order,
+/// which is written beside the tag: the serializer's type stops growing there. Slower than
 /// [`tagged_newtype`]; only such variants pay for it.
 pub fn tagged_newtype_erased<S, D>(draft: &D, serializer: S) -> Result<S::Ok, S::Error>
 where
