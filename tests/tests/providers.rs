@@ -703,3 +703,30 @@ fn tool_calls_sent_without_an_index_are_told_apart_by_their_ids() {
         );
     }
 }
+
+/// The deprecated `functions` parameter (still served by Chat Completions, Azure and
+/// compatible servers): one call in `delta.function_call`, no index, ended by
+/// `finish_reason: "function_call"`. Its arguments are the call's (review: none was read,
+/// and the stream ended in `no_structure`).
+#[test]
+fn a_legacy_function_call_is_the_first_tool_call() {
+    let body = concat!(
+        r#"data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":null,"function_call":{"name":"get_weather","arguments":""}},"logprobs":null,"finish_reason":null}]}"#,
+        "\n\n",
+        r#"data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"function_call":{"arguments":"{\"city\":"}},"finish_reason":null}]}"#,
+        "\n\n",
+        r#"data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"function_call":{"arguments":"\"Paris\"}"}},"finish_reason":null}]}"#,
+        "\n\n",
+        r#"data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"function_call"}]}"#,
+        "\n\ndata: [DONE]\n\n",
+    );
+    for size in [1, 7, body.len()] {
+        let deltas = decode(Provider::OpenAiChat, body.as_bytes(), size);
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"city":"Paris"}"#);
+        assert!(deltas.iter().any(|d| matches!(
+            d,
+            Delta::ToolStart { index: 0, name: Some(n), .. } if n == "get_weather"
+        )));
+        assert_eq!(finish_of(&deltas), Some(&FinishReason::ToolCalls));
+    }
+}

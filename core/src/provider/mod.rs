@@ -509,6 +509,22 @@ fn openai_chat(
                 calls.arguments(n, arguments, deltas);
             }
         }
+        // The deprecated `functions` parameter: one call, without an index or an id.
+        let legacy = &delta["function_call"];
+        if legacy.is_object() {
+            let n = calls.call_of(Some(0), None);
+            if let Some(name) = text(&legacy["name"]) {
+                calls.start(n, &Value::Null, || None);
+                deltas.push(Delta::ToolStart {
+                    index: n,
+                    id: None,
+                    name: Some(name),
+                });
+            }
+            if let Some(arguments) = text(&legacy["arguments"]) {
+                calls.arguments(n, arguments, deltas);
+            }
+        }
         if let Some(reason) = choice["finish_reason"].as_str() {
             refusal.end()?;
             let reason = FinishReason::from_wire(reason);
