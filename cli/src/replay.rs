@@ -82,13 +82,17 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
         };
         if next == Next::End {
             let reported = stream.settled().count();
+            let shown = (printed && replay.emit == Emit::Full).then(|| snapshot_json(&stream));
             outcome = Some(match chunks.finish_reason() {
                 Some(reason) => end(&mut stream, reason),
                 None => stream.end_input(),
             });
             // The chunk's line went out before the input ended, and the end settled a
-            // value (a root number, a reply that is one scalar): the chunk's line again, with what settled since.
-            if printed && stream.settled().count() > reported {
+            // value (a root number, a reply that is one scalar) or changed the snapshot
+            // (`[4` cut: the array where the reply begins is the answer, cut): the
+            // chunk's line again, with what settled since.
+            let changed = shown.is_some_and(|shown| shown != snapshot_json(&stream));
+            if printed && (stream.settled().count() > reported || changed) {
                 let (emit, skip) = (replay.emit, reported);
                 write_chunk_from(&mut out, &mut line, emit, index, &stream, skip)?;
             }
@@ -308,4 +312,14 @@ fn push_json_str(line: &mut String, s: &str) {
         Ok(quoted) => line.push_str(&quoted),
         Err(_) => line.push_str("\"\""),
     }
+}
+
+/// The stream's snapshot as JSON (`null` before any).
+fn snapshot_json(stream: &DynamicStream) -> String {
+    let mut json = String::new();
+    match stream.draft() {
+        Some(value) => value.write_json(&mut json),
+        None => json.push_str("null"),
+    }
+    json
 }

@@ -425,6 +425,31 @@ fn a_live_root_number_settles_in_a_line_when_the_input_ends_later() {
     assert!(child.wait().unwrap().success());
 }
 
+/// The end of live input changes the snapshot without settling anything (`[4` cut: the
+/// array where the reply begins is the answer, cut): the chunk's line comes again with
+/// it, so the done line's snapshot is one a chunk line showed (review: it never was).
+#[test]
+fn a_live_cut_that_shows_the_root_prints_the_line_again() {
+    use std::io::BufRead;
+    let Live {
+        mut child,
+        stdin,
+        stdout,
+        first,
+    } = live(&["replay"], b"[4");
+    assert_eq!(first, json!({"chunk": 0, "snapshot": null, "settled": []}));
+    drop(stdin);
+    let rest: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    assert_eq!(rest.len(), 2, "{rest:?}");
+    assert_eq!(rest[0], json!({"chunk": 0, "snapshot": [], "settled": []}));
+    assert_eq!(rest[1]["error"]["kind"], "truncated");
+    assert_eq!(rest[1]["snapshot"], json!([]));
+    assert!(!child.wait().unwrap().success());
+}
+
 #[test]
 fn a_chunks_file_that_is_not_ndjson_strings_is_a_usage_error() {
     let dir = std::env::temp_dir().join(format!("settled-e2e-{}", std::process::id()));

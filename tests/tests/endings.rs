@@ -695,6 +695,27 @@ fn a_reply_that_is_one_scalar_is_a_scalar_root_and_no_object() {
             "{outcome:?}"
         );
     }
+    // A string reply holding brackets is the string, whole or cut (review: the array
+    // inside it was the value, and a cut was silent). A root whose shape is not a string
+    // reads it as prose, as before.
+    for outcome in scalar_outcomes::<String>("\"Top 3: [1, 2, 3]\"") {
+        assert_eq!(outcome, Ok("Top 3: [1, 2, 3]".to_owned()));
+    }
+    for outcome in scalar_outcomes::<String>("\"Top 3: [1, 2, 3] and the") {
+        assert!(
+            matches!(outcome, Err((ErrorKind::Truncated, 25, 1, 26))),
+            "{outcome:?}"
+        );
+    }
+    for outcome in scalar_outcomes::<serde_json::Value>("\"{\\\"a\\\": [1]}\"") {
+        assert_eq!(outcome, Ok(serde_json::json!("{\"a\": [1]}")));
+    }
+    for outcome in scalar_outcomes::<Vec<u8>>("\"Top 3: [1, 2, 3]\"") {
+        assert_eq!(outcome, Ok(vec![1, 2, 3]));
+    }
+    for outcome in scalar_outcomes::<Vec<u8>>("\"Sure!\" [4]") {
+        assert_eq!(outcome, Ok(vec![4]));
+    }
     // A model whose root is an object reads a scalar reply as prose, as before.
     for outcome in scalar_outcomes::<Ticket>("null") {
         assert!(

@@ -1171,3 +1171,51 @@ fn a_flattened_struct_is_settled_only_when_its_parent_closes() {
     assert_eq!(stream.draft().state(OFieldName::Z), Settled);
     assert_eq!(stream.finish().unwrap().fl.fb.as_deref(), Some("qqq"));
 }
+
+/// Under `deny_unknown_fields`, a struct that flattens another refuses an unknown key as
+/// serde does: naming the key, with no list of expected keys (review: the list named the
+/// flattened field, `meta`, which is no key, and left out the flattened struct's own).
+#[test]
+fn an_unknown_key_beside_a_flattened_struct_is_refused_in_serdes_words() {
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Meta {
+        created: String,
+    }
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    #[serde(deny_unknown_fields)]
+    struct Doc {
+        x: u8,
+        #[serde(flatten)]
+        meta: Meta,
+    }
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    #[serde(deny_unknown_fields)]
+    struct Plain {
+        x: u8,
+        #[serde(alias = "ex")]
+        y: u8,
+    }
+    let doc = r#"{"x":1,"created":"c","meta":1}"#;
+    let serde = serde_json::from_str::<Doc>(doc).unwrap_err().to_string();
+    for size in [1, 7, 100] {
+        let mut stream = Doc::stream();
+        let error = chunk(doc.as_bytes(), &[size])
+            .into_iter()
+            .find_map(|piece| stream.feed(piece).err())
+            .expect("the unknown key is refused");
+        assert_eq!(error.kind(), settled::ErrorKind::Validation);
+        let message = error.error().to_string();
+        assert!(message.contains(": unknown field `meta` (got"), "{message}");
+        assert!(!message.contains("expected"), "{message}");
+        assert!(serde.starts_with("unknown field `meta`"), "{serde}");
+        assert!(error.feedback().contains("unknown field `meta`"));
+    }
+    // Without a flattened field, serde's list of every name and alias stays.
+    let doc = r#"{"x":1,"z":2}"#;
+    let serde = serde_json::from_str::<Plain>(doc).unwrap_err().to_string();
+    let serde = serde.split(" at line").next().unwrap_or_default();
+    assert!(serde.starts_with("unknown field `z`, expected one of `x`, "));
+    let error = Plain::stream().feed(doc.as_bytes()).expect_err("refused");
+    let message = error.error().to_string();
+    assert!(message.contains(&format!(": {serde} (got")), "{message}");
+}

@@ -2,7 +2,7 @@
 //! root. Strict mode reaches only [`Scanner::after_root`] and rejects comments.
 
 use super::state::{Span, State};
-use super::tables::{PROSE_STOP, is_fence_tag, is_ws};
+use super::tables::{PROSE_STOP, is_bom_byte, is_fence_tag, is_ws};
 use super::{Scanner, Step, Stop, stop};
 use crate::error::Reason;
 use crate::sink::Sink;
@@ -26,10 +26,16 @@ impl Scanner {
         if self.span.is_some() {
             return self.in_span(b, i);
         }
+        if self.quoted.is_some() {
+            return self.in_quoted(b, i);
+        }
         let rest = b.get(i..).unwrap_or_default();
         // A skip read on: committed once the idle limit has allowed the bytes it read.
         let mut skipped_to = None;
-        let skip = if self.preamble.in_code {
+        let lead_quote = self.quote_begins_reply(rest, self.fed + i as u64);
+        let skip = if let Some(quote) = lead_quote {
+            quote + 1
+        } else if self.preamble.in_code {
             // Inside a code block in another language: only its closing fence matters.
             rest.iter().position(|&c| c == b'`').unwrap_or(rest.len())
         } else if let Some(mut skipping) = self.skipping {
@@ -64,10 +70,27 @@ impl Scanner {
             return Err(stop(reason, at));
         }
         let (skipped, tail) = rest.split_at(skip);
-        if !self.preamble.prose_seen && skipped.iter().any(|&c| !is_ws(c)) {
+        let offset = self.fed + i as u64;
+        let prose = |(k, &c): (usize, &u8)| !is_ws(c) && !is_bom_byte(offset + k as u64, c);
+        if !self.preamble.prose_seen && skipped.iter().enumerate().any(prose) {
             self.preamble.prose_seen = true;
         }
         let at = i + skip;
+        if lead_quote.is_some() {
+            // Past the quote: the string it opens may be the reply's one scalar.
+            let (line, column) = self.locate(b, at);
+            let offset = self.fed + at as u64;
+            self.quoted = Some(Box::new(Span {
+                ticks: 0,
+                run: 0,
+                blank: false,
+                text: Vec::new(),
+                offset,
+                line,
+                line_start: (offset + 1).saturating_sub(column),
+            }));
+            return Ok(at);
+        }
         if let Some(skipping) = skipped_to {
             // The skipped text was prose: what follows it is read as prose again.
             self.skipping = skipping;
@@ -109,6 +132,62 @@ impl Scanner {
                 Ok(at + 1)
             }
         }
+    }
+
+    /// Where in `rest` (at input offset `offset`) a string begins the reply while the
+    /// reply may be that one string (see `lone`): its first byte that is not whitespace
+    /// (a byte-order mark at the input's start counted as whitespace), before any prose
+    /// or root, when it is a quote.
+    fn quote_begins_reply(&self, rest: &[u8], offset: u64) -> Option<usize> {
+        let lead = !(self.preamble.prose_seen
+            || self.preamble.in_code
+            || self.done
+            || self.replaying
+            || self.skipping.is_some());
+        if !lead || !self.lone_strings {
+            return None;
+        }
+        let k = rest
+            .iter()
+            .enumerate()
+            .position(|(k, &c)| !is_ws(c) && !is_bom_byte(offset + k as u64, c))?;
+        let quote = offset + k as u64;
+        let alive = self.lone_end.is_none_or(|end| end > quote);
+        (rest.get(k) == Some(&b'"') && alive).then_some(k)
+    }
+
+    /// Inside the string that began the reply (see [`Scanner::quote_begins_reply`]):
+    /// nothing in it begins a root while the reply may be that one string, as strict
+    /// mode reads it (`"[1, 2]"`, cut or whole, is a string). Its text is kept, and read
+    /// again as prose where the reply shows it is more than one scalar (`"Sure!" {…}`,
+    /// or a line break inside: `"Items: [1, 2]` then a new line).
+    fn in_quoted(&mut self, b: &[u8], i: usize) -> Step {
+        let room = self.options.idle_limit.saturating_sub(self.idle_bytes(i));
+        let rest = b.get(i..).unwrap_or_default();
+        let here = self.fed + i as u64;
+        // Where the reply stops being one scalar, if it does in this chunk.
+        let end = self
+            .lone_end
+            .map(|end| usize::try_from(end.saturating_sub(here)).unwrap_or(usize::MAX))
+            .filter(|&k| k <= rest.len());
+        let take = end.unwrap_or(rest.len());
+        if take as u64 > room {
+            // As in prose: the idle limit ends the reading, and what the string holds is
+            // not read as the answer.
+            self.quoted = None;
+            let at = i + usize::try_from(room).unwrap_or(take);
+            return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
+        }
+        let Some(quoted) = self.quoted.as_mut() else {
+            return Ok(i);
+        };
+        quoted
+            .text
+            .extend_from_slice(rest.get(..take).unwrap_or_default());
+        if end.is_some() {
+            self.span_replay = self.quoted.take();
+        }
+        Ok(i + take)
     }
 
     /// `c` opens a root of the other shape than a typed stream expects, in prose (a root

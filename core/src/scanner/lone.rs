@@ -6,7 +6,7 @@
 //! scanner reads the scalar again as the value, at its own offsets, as strict mode reads it.
 
 use super::lenient::REASONING_TAGS as TAGS;
-use super::tables::{is_ws, string_run};
+use super::tables::{is_bom_byte, is_ws, string_run};
 
 /// Where in `ws* block* (scalar | fence) ws*` the input is, `fence` being
 /// ```` ```json ```` (or an untagged fence), a line break, the scalar and a closing fence.
@@ -14,6 +14,8 @@ use super::tables::{is_ws, string_run};
 enum At {
     /// Whitespace and reasoning blocks only so far.
     Lead,
+    /// The first `n` bytes of a byte-order mark, where the input begins.
+    Bom(u8),
     /// `<` and the next bytes of a reasoning tag (`tag`'s first `pos` bytes).
     Open { tag: u8, pos: u8 },
     /// Inside a reasoning block: `pos` bytes of its closing tag matched.
@@ -73,8 +75,9 @@ impl Lone {
         }
     }
 
-    /// Reads the next bytes of input; `false` once the input cannot be one scalar.
-    pub(super) fn feed(&mut self, bytes: &[u8]) -> bool {
+    /// Reads the next bytes of input: where in them (at which index) the input shows it
+    /// cannot be one scalar, if it does.
+    pub(super) fn feed(&mut self, bytes: &[u8]) -> Option<usize> {
         let mut i = 0;
         while let Some(&c) = bytes.get(i) {
             let rest = bytes.get(i..).unwrap_or_default();
@@ -105,7 +108,7 @@ impl Lone {
                 _ => {}
             }
             if !self.byte(c) {
-                return false;
+                return Some(i);
             }
             self.now.0 += 1;
             if c == b'\n' {
@@ -114,13 +117,18 @@ impl Lone {
             }
             i += 1;
         }
-        true
+        None
     }
 
     /// One byte (not a plain byte inside a string); `false` if it ends the candidacy.
     fn byte(&mut self, c: u8) -> bool {
         self.at = match self.at {
             At::Lead | At::FenceLead if is_ws(c) => self.at,
+            At::Lead if self.now.0 == 0 && is_bom_byte(0, c) => At::Bom(1),
+            At::Bom(n) if is_bom_byte(u64::from(n), c) => match n {
+                2 => At::Lead,
+                _ => At::Bom(n + 1),
+            },
             At::Lead if c == b'<' => At::Open { tag: 0, pos: 1 },
             At::Lead if c == b'`' => At::Ticks(1),
             At::Lead | At::FenceLead => return self.begin(c),

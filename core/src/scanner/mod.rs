@@ -218,6 +218,15 @@ pub struct Scanner {
     span: Option<Box<state::Span>>,
     /// A span that turned out to be none, to be read again as prose before the next step.
     span_replay: Option<Box<state::Span>>,
+    /// The text of a string that began the reply, held while the reply may be that one
+    /// string (see `Scanner::in_quoted`).
+    quoted: Option<Box<state::Span>>,
+    /// The input offset of the byte that showed the reply to be more than one scalar
+    /// (see [`lone`]), once one has.
+    lone_end: Option<u64>,
+    /// A reply that is one string may be the value (lenient, and no typed root of
+    /// another shape).
+    lone_strings: bool,
     /// A span's text is being read again: backticks open no span in it.
     replaying: bool,
     /// The last byte of the chunks fed before this one (0 before any): the byte before a
@@ -323,6 +332,9 @@ impl Scanner {
             skipping: None,
             span: None,
             span_replay: None,
+            quoted: None,
+            lone_end: None,
+            lone_strings: lone.is_some(),
             replaying: false,
             last_fed: 0,
             done: false,
@@ -346,6 +358,7 @@ impl Scanner {
     /// With `nullable`, a reply that is `null` and nothing else is the value too.
     pub(crate) fn expect_root(&mut self, object: bool, nullable: bool) {
         self.root_shape = Some(object);
+        self.lone_strings = false;
         // A typed root of that shape is no other scalar.
         match (&mut self.lone, nullable) {
             (Some(lone), true) => lone.null_only(),
@@ -440,8 +453,9 @@ impl Scanner {
         let take = usize::try_from(room).map_or(chunk.len(), |room| room.min(chunk.len()));
         let (bytes, over) = chunk.split_at(take);
         if let Some(lone) = &mut self.lone {
-            if !lone.feed(bytes) {
+            if let Some(k) = lone.feed(bytes) {
                 self.lone = None;
+                self.lone_end = Some(self.fed + k as u64);
             }
         }
         self.scan_at = 0;
@@ -452,6 +466,7 @@ impl Scanner {
             // The reading stops at the cap inside what may be code: its text is not read
             // as the answer (a lower cap would read it, a higher one the answer after it).
             self.span = None;
+            self.quoted = None;
         }
         if !over.is_empty() && !self.options.strict && self.complete_at_cap(sink) {
             // The root is complete: what comes past the cap (prose, a second value) is not
@@ -613,6 +628,11 @@ impl Scanner {
     /// The input ends (or the provider cut it) inside an inline code span that no run of
     /// backticks closed: its text is prose, read again.
     fn end_span<S: Sink>(&mut self, sink: &mut S) -> Result<(), Error> {
+        if let Some(quoted) = self.quoted.take() {
+            // Not one scalar after all (one cut inside was read by `read_lone`).
+            self.state = State::Prose;
+            return self.replay_span(&quoted, sink);
+        }
         let Some(span) = self.span.take() else {
             return Ok(());
         };
@@ -701,6 +721,7 @@ impl Scanner {
         self.empty_root = None;
         self.refused_root = None;
         self.span = None;
+        self.quoted = None;
         self.skipping = None;
         self.state = State::ValueStart;
         if let Err(error) = self.scan_again(text, place, b' ', sink) {

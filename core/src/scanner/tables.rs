@@ -23,6 +23,17 @@ pub(crate) static PROSE_STOP: [bool; 256] = {
     table
 };
 
+/// The byte at input offset `offset` is that of a byte-order mark at the input's start
+/// (`EF BB BF`): lenient reading takes it for whitespace.
+#[inline]
+pub(crate) fn is_bom_byte(offset: u64, b: u8) -> bool {
+    const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+    usize::try_from(offset)
+        .ok()
+        .and_then(|at| BOM.get(at))
+        .is_some_and(|&bom| bom == b)
+}
+
 /// JSON's four whitespace bytes.
 #[inline]
 pub(crate) fn is_ws(b: u8) -> bool {

@@ -771,8 +771,24 @@ fn a_reply_that_is_one_scalar_is_the_value_in_either_mode() {
         at_every_split(&lenient(), input, expected);
     }
     at_every_split(&lenient().starts_in_reasoning(true), "1</think> 2", "2");
-    // Nothing shown is taken back: a root confirmed inside the scalar stays the value.
-    at_every_split(&lenient(), "\"[1, 2]\"", "[1,2]");
+    // A string that begins the reply shows nothing inside it while the reply may be that
+    // string: `"[1, 2]"` is a string, as strict mode reads it (review: the array inside
+    // was the value).
+    at_every_split(&lenient(), "\"[1, 2]\"", "\"[1, 2]\"");
+    at_every_split(
+        &lenient(),
+        "\"{\\\"ids\\\": [7, 8]}\"",
+        "\"{\\\"ids\\\": [7, 8]}\"",
+    );
+    at_every_split(
+        &lenient(),
+        "```json\n\"see [1] and [2]\"\n```",
+        "\"see [1] and [2]\"",
+    );
+    // A byte-order mark where the input begins is whitespace, as before an object.
+    at_every_split(&lenient(), "\u{feff}42", "42");
+    at_every_split(&lenient(), "\u{feff}\"yes\"", "\"yes\"");
+    at_every_split(&lenient(), "\u{feff}```json\n42\n```", "42");
     // A root begun inside it that showed nothing (past the depth cap, only looked at, and
     // not yet shown to be JSON) gives way to it (review: `too_deep`), as does a code span.
     let brackets = format!("\"{}\"", "[".repeat(130));
@@ -792,7 +808,7 @@ fn a_reply_that_is_one_scalar_is_the_value_in_either_mode() {
         "Answer: 42",
         "42\n```",
         "```json\n```",
-        "\u{feff}42",
+        "\u{feff}\u{feff}42",
         "<note>1</note> 1",
         "```json\n1\n``` 2",
     ] {
@@ -803,11 +819,52 @@ fn a_reply_that_is_one_scalar_is_the_value_in_either_mode() {
     at_every_split(&lenient().idle_limit(5), "12345", "12345");
 }
 
+/// A string that begins the reply hides what looks like JSON inside it only while the
+/// reply may be that one string: where the reply shows it is more (prose after the
+/// string, or a line break inside it), the string's text is read again as prose, as it
+/// was before, at its own offsets.
+#[test]
+fn a_string_beginning_the_reply_is_prose_once_the_reply_is_more() {
+    for (input, expected) in [
+        ("\"Sure!\" {\"a\": [1]}", r#"{"a":[1]}"#),
+        ("\"Sure!\n{\"a\": [1]}", r#"{"a":[1]}"#),
+        ("\"Here: {\"a\": 1}", r#"{"a":1}"#),
+        (
+            "\"Here is the result: {\"name\": \"x\"}\"",
+            r#"{"name":"x"}"#,
+        ),
+        ("\"Items: [1, 2, 3]\nDone\"", "[1,2,3]"),
+        ("  \"x\" and then [4, 5]", "[4,5]"),
+        ("\u{feff}\"x\" [1, 2]", "[1,2]"),
+    ] {
+        at_every_split(&lenient(), input, expected);
+    }
+    // The offsets of what is read again are its own.
+    let error = fails(&lenient(), b"\"ok\" {\"a\": tru}", ErrorKind::Invalid);
+    assert_eq!(error.offset(), 14);
+    // The idle limit counts the string's bytes once, as prose.
+    fails(
+        &lenient().idle_limit(6),
+        b"\"abcdef\" {}",
+        ErrorKind::NoStructure,
+    );
+    at_every_split(
+        &lenient().idle_limit(8),
+        "\"abcdef\"{\"a\":1}",
+        r#"{"a":1}"#,
+    );
+    // Cut after a byte-order mark, as without one.
+    let error = fails(&lenient(), "\u{feff}\"[1".as_bytes(), ErrorKind::Truncated);
+    assert_eq!(error.offset(), 6);
+}
+
 /// A reply that ends inside the one scalar it holds was cut: `Truncated` at its end, as
 /// strict mode says, however it is split (review: `no_structure`, as if no value began).
 #[test]
 fn a_reply_cut_inside_its_one_scalar_is_truncated() {
     for input in [
+        "\"[1, 2]",
+        "\"Top 3: [1, 2, 3] and the rest are",
         "\"ye",
         "\"a\\",
         "```json\n\"ye",

@@ -363,8 +363,14 @@ where
             }
             None => {
                 if let Some(known) = keys.deny_unknown {
+                    // serde lists the keys it expects, unless the struct flattens others
+                    // (their keys are theirs; the flattened field's name is no key).
+                    let error = match keys.lookup {
+                        Some(_) => serde::de::Error::custom(format_args!("unknown field `{key}`")),
+                        None => serde::de::Error::unknown_field(key, known),
+                    };
                     out.reject_member(Rejected {
-                        error: serde::de::Error::unknown_field(key, known),
+                        error,
                         span: raw.span(),
                     });
                 }
