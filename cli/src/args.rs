@@ -26,8 +26,8 @@ usage: settled replay [--strict] [--chunks FILE] [--split N] [--max-bytes N] [--
 Feeds a recorded model response to the settled scanner and prints one NDJSON line per chunk
 (the snapshot and the values that settled in it), then a final `done` line. When live
 input ends after the last chunk's line went out and the end settles a root number (or a
-reply that is one scalar: lenient reading takes it at the end), that chunk's line comes
-again, with only what the end settled.
+reply that is one scalar: lenient reading takes it at the end) or changes the snapshot,
+that chunk's line comes again, with what the end settled and the snapshot it left.
 
   --strict          accept RFC 8259 JSON only (default: lenient, tolerating prose, fences,
                     <think>, <thinking> and <reasoning> blocks, comments and
