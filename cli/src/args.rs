@@ -30,8 +30,8 @@ reply that is one scalar: lenient reading takes it at the end) or changes the sn
 that chunk's line comes again, with what the end settled and the snapshot it left.
 
   --strict          accept RFC 8259 JSON only (default: lenient, tolerating prose, fences,
-                    <think>, <thinking> and <reasoning> blocks, comments and
-                    trailing commas)
+                    <think>, <thinking> and <reasoning> blocks, gpt-oss's analysis
+                    channel, comments and trailing commas)
   --chunks FILE     NDJSON file, one JSON string literal per line, each line one chunk
   --split N         feed stdin N bytes at a time, to its end (or the byte cap)
                     (neither: feed stdin as it is read; reads that come while the

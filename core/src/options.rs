@@ -10,8 +10,9 @@
 #[non_exhaustive]
 pub struct Options {
     /// RFC 8259 only: one value with whitespace around it. Default `false` (lenient: prose,
-    /// fences, reasoning blocks (`<think>`, `<thinking>`, and `<reasoning>` where the text
-    /// begins), comments and trailing commas are tolerated).
+    /// fences, reasoning blocks (`<think>`, `<thinking>`, `<reasoning>` where the text
+    /// begins, and gpt-oss's `<|channel|>analysis<|message|>…<|end|>`), comments and
+    /// trailing commas are tolerated).
     ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose; so is `[NOTE]` where the reply begins,

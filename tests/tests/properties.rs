@@ -207,6 +207,7 @@ const PREAMBLES: &[&str] = &[
     "<think>\nThe user wants {\"a\": 1} in [brackets].\n</think>\n",
     "<thinking>{x}</thinking>```json\n",
     "<reasoning>[1, 2] {\"b\": 2}</reasoning>\n<answer>",
+    "<|channel|>analysis<|message|>Try {\"a\": [1]}.<|end|><|start|>assistant<|channel|>final<|message|>",
     "Fill in the {fields} and see [user 1]. Result: ",
     "Note {fields} ",
 ];

@@ -8,14 +8,17 @@ use crate::error::Reason;
 use crate::sink::Sink;
 
 /// The reasoning blocks skipped whole, as models open and close them (matched in any case):
-/// DeepSeek's and Qwen's `<think>`, the `<thinking>` of prompted chains of thought, and the
-/// `<reasoning>` of reasoning/answer fine-tunes. The third opens a block only where the
-/// reply's text begins (nothing but whitespace or another block before it): it is also a
-/// word prose names (`the answer without the <reasoning> section: {…}`).
-pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 3] = [
+/// DeepSeek's and Qwen's `<think>`, the `<thinking>` of prompted chains of thought, the
+/// `<reasoning>` of reasoning/answer fine-tunes, and the analysis channel of gpt-oss's
+/// harmony format served raw (`<|channel|>analysis<|message|>…<|end|>`, before
+/// `<|start|>assistant<|channel|>final<|message|>` and the answer). The third opens a block
+/// only where the reply's text begins (nothing but whitespace or another block before it):
+/// it is also a word prose names (`the answer without the <reasoning> section: {…}`).
+pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 4] = [
     (b"<think>", b"</think>"),
     (b"<thinking>", b"</thinking>"),
     (b"<reasoning>", b"</reasoning>"),
+    (b"<|channel|>analysis<|message|>", b"<|end|>"),
 ];
 /// The index in [`REASONING_TAGS`] of the tag that opens a block only before any prose.
 const LEADING_ONLY: usize = 2;
@@ -399,7 +402,7 @@ impl Scanner {
         let Some(&c) = b.get(i) else {
             return Ok(i);
         };
-        // No idle check here: a tag is at most eleven bytes, and if it turns out to be
+        // No idle check here: a tag is at most 30 bytes, and if it turns out to be
         // prose, its bytes count as prose from the byte that ended it.
         let pos = usize::from(self.preamble.tag_pos);
         // The tags that begin with what matched so far (the current one's first `pos`

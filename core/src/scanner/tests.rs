@@ -195,6 +195,41 @@ fn think_tags_split_everywhere() {
     at_every_split(&lenient(), "<thinkreasoning>[1]", "[1]");
 }
 
+/// gpt-oss served raw writes its reasoning in the harmony format's analysis channel, then
+/// the answer in the final channel: a draft in the analysis is no value.
+#[test]
+fn the_analysis_channel_of_harmony_is_reasoning() {
+    let reply = "<|channel|>analysis<|message|>Draft: {\"a\": 1}, [2]. Check it.<|end|>\
+                 <|start|>assistant<|channel|>final<|message|>{\"a\": 2}<|return|>";
+    at_every_split(&lenient(), reply, r#"{"a":2}"#);
+    // Where the reply begins and after other prose; a tag-like `<|end` inside is reasoning.
+    at_every_split(
+        &lenient(),
+        "Sure. <|channel|>analysis<|message|>{1} <|end <|end|>[3]",
+        "[3]",
+    );
+    // The final channel alone is prose before the answer, and one scalar there is prose.
+    at_every_split(
+        &lenient(),
+        "<|start|>assistant<|channel|>final<|message|>[4]<|return|>",
+        "[4]",
+    );
+    // A reply that is one scalar after the analysis.
+    at_every_split(
+        &lenient(),
+        "<|channel|>analysis<|message|>[1]<|end|> 42",
+        "42",
+    );
+    // Near misses are prose; a cut analysis is no value.
+    at_every_split(&lenient(), "<|channel|>analysi [5]", "[5]");
+    at_every_split(&lenient(), "<|channel|>commentary<|message|>[6]", "[6]");
+    fails(
+        &lenient(),
+        b"<|channel|>analysis<|message|>{\"a\": 1}",
+        ErrorKind::NoStructure,
+    );
+}
+
 #[test]
 fn false_start_split_everywhere() {
     at_every_split(
