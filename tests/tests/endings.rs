@@ -308,6 +308,37 @@ Now the real one: {"title": "real", "priority": 5, "weights": {"w": 2}}"#;
     assert_eq!((ticket.title.as_str(), ticket.priority), ("real", 5));
 }
 
+/// Keeping the last value, the fields reported do not depend on the chunking: those of a
+/// value replaced in the chunk it settled in, and of a last value the input ends inside.
+#[test]
+fn fields_kept_last_are_reported_in_any_chunking() {
+    let text = br#"e.g. {"title": "a", "priority": 1, "weights": {}} then {"title": "b", "priority": 2, "weights": {"w": 1}} and {"title": "c", "prio"#;
+    let run = |size: usize| {
+        let mut stream =
+            Ticket::stream_with_options(Options::default().second_root(SecondRoot::KeepLast));
+        let mut fields = Vec::new();
+        for piece in text.chunks(size) {
+            fields.extend(
+                stream
+                    .feed(piece)
+                    .unwrap()
+                    .into_iter()
+                    .map(|f| format!("{f:?}")),
+            );
+        }
+        (
+            fields,
+            stream.finish().map(|t| t.title).map_err(|e| e.kind()),
+        )
+    };
+    let whole = run(text.len());
+    assert_eq!(whole.1.as_deref().ok(), Some("b"));
+    assert!(whole.0.iter().any(|f| f.contains("\"c\"")), "{:?}", whole.0);
+    for size in [1, 7, 13] {
+        assert_eq!(run(size), whole, "{size}-byte chunks");
+    }
+}
+
 #[test]
 fn the_stall_guard_ends_a_whitespace_loop() {
     let mut stream = Review::stream_with_options(Options::default().stall_limit(Some(1000)));

@@ -27,14 +27,21 @@ pub struct DynamicSink {
     /// Inside a skipped value: containers and strings open in it.
     skipping: Option<u32>,
     track: bool,
-    settled: Vec<Id>,
+    /// What settled since the last drain: each value's tree (by generation) and id.
+    settled: Vec<(u32, Id)>,
+    /// The generation of `tree`: a second root that replaces a value (or a value brought
+    /// back) changes it, so that what settled in each stays readable in its own tree.
+    generation: u32,
+    /// Trees set aside or given up since the last drain whose settled values are still to
+    /// be read, with their generations.
+    retired: Vec<(u32, PartialValue)>,
     /// The tree holds as many values as an [`Id`] counts (2^32 - 1): the scan stops.
     full: bool,
     /// Clean-buffer offsets of duplicate keys seen since the last drain.
     duplicates: Vec<usize>,
     /// The value a second root replaced ([`SecondRoot::KeepLast`](crate::SecondRoot)),
-    /// until the new root settles.
-    previous: Option<PartialValue>,
+    /// until the new root settles, with its generation.
+    previous: Option<(u32, PartialValue)>,
     /// The duplicate keys of `previous` not yet drained.
     previous_duplicates: Vec<usize>,
 }
@@ -58,15 +65,42 @@ impl DynamicSink {
         self.tree
     }
 
-    /// Node ids of the values settled since the last [`DynamicSink::clear_settled`], in
-    /// completion order (innermost first), each at most once.
-    pub(crate) fn settled(&self) -> &[Id] {
-        &self.settled
+    /// The values settled since the last [`DynamicSink::clear_settled`], in completion
+    /// order (innermost first), each at most once: each one's tree and node id. A value
+    /// a second root replaced, or one cut and given up for the value before it, keeps
+    /// what settled in it (readable until the next drain).
+    pub(crate) fn settled(&self) -> impl Iterator<Item = (&PartialValue, Id)> {
+        self.settled
+            .iter()
+            .filter_map(|&(generation, id)| Some((self.tree_of(generation)?, id)))
+    }
+
+    /// The tree of `generation`: the current one, the one set aside, or one retired.
+    fn tree_of(&self, generation: u32) -> Option<&PartialValue> {
+        if generation == self.generation {
+            return Some(&self.tree);
+        }
+        match &self.previous {
+            Some((g, tree)) if *g == generation => Some(tree),
+            _ => self
+                .retired
+                .iter()
+                .find(|(g, _)| *g == generation)
+                .map(|(_, tree)| tree),
+        }
+    }
+
+    /// Keeps a tree that is given up while values settled in it are still to be read.
+    fn retire(&mut self, generation: u32, tree: PartialValue) {
+        if self.settled.iter().any(|&(g, _)| g == generation) {
+            self.retired.push((generation, tree));
+        }
     }
 
     /// Forgets the recorded settled values.
     pub fn clear_settled(&mut self) {
         self.settled.clear();
+        self.retired.clear();
     }
 
     /// Takes the clean-buffer offsets of the duplicate keys seen since the last call.
@@ -84,11 +118,13 @@ impl DynamicSink {
 
     fn settle(&mut self, id: Id) {
         if self.track {
-            self.settled.push(id);
+            self.settled.push((self.generation, id));
         }
         if Some(id) == self.tree.root {
             // The root is complete: a value set aside for it is gone for good.
-            self.previous = None;
+            if let Some((generation, previous)) = self.previous.take() {
+                self.retire(generation, previous);
+            }
             self.previous_duplicates = Vec::new();
         }
     }
@@ -264,29 +300,35 @@ impl Sink for DynamicSink {
 
     fn reset(&mut self) {
         let replaced = std::mem::take(&mut self.tree);
+        let generation = self.generation;
+        // What settled in the replaced value stays readable in its own tree.
+        self.generation = self.generation.wrapping_add(1);
         self.full = false;
         if replaced.root.is_some() {
-            self.previous = Some(replaced);
+            if let Some((older, tree)) = self.previous.replace((generation, replaced)) {
+                self.retire(older, tree);
+            }
             self.previous_duplicates = std::mem::take(&mut self.duplicates);
+        } else {
+            self.retire(generation, replaced);
         }
         self.open.clear();
         self.open_string = None;
         self.skip_next = false;
         self.skipping = None;
-        // What settled in the replaced value is gone with it: its node ids would point
-        // into the new tree.
-        self.settled.clear();
         self.duplicates.clear();
     }
 
     fn restore(&mut self) {
-        if let Some(previous) = self.previous.take() {
-            self.tree = previous;
+        if let Some((generation, previous)) = self.previous.take() {
+            // The cut value is given up; what settled in it stays readable.
+            let cut = std::mem::replace(&mut self.tree, previous);
+            let cut_generation = std::mem::replace(&mut self.generation, generation);
+            self.retire(cut_generation, cut);
             self.open.clear();
             self.open_string = None;
             self.skip_next = false;
             self.skipping = None;
-            self.settled.clear();
             self.duplicates = std::mem::take(&mut self.previous_duplicates);
         }
     }

@@ -147,15 +147,16 @@ impl DynamicStream {
     /// when displayed: an unread report costs nothing) and their final values.
     ///
     /// A duplicate key keeps its first value (a settled value never changes): the later
-    /// member is left out and reported in [`DynamicStream::warnings`]. A second value
-    /// that replaces the first ([`SecondRoot::KeepLast`](crate::SecondRoot::KeepLast))
-    /// takes the first value's reports of its chunk with it.
+    /// member is left out and reported in [`DynamicStream::warnings`]. Under
+    /// [`SecondRoot::KeepLast`](crate::SecondRoot::KeepLast) the values that settled in
+    /// the chunk are listed whatever replaced them in it (a second value that replaces
+    /// the first, or the first brought back when the input ends inside the second), as
+    /// they would be in smaller chunks: the list does not depend on how the input was
+    /// split.
     pub fn settled(&self) -> impl Iterator<Item = (Pointer<'_>, ValueRef<'_>)> {
-        let tree = self.sink.value();
         self.sink
             .settled()
-            .iter()
-            .map(move |&id| (tree.pointer(id), tree.at(id)))
+            .map(|(tree, id)| (tree.pointer(id), tree.at(id)))
     }
 
     /// What was tolerated: duplicate keys, a second JSON value.
