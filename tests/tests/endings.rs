@@ -318,13 +318,8 @@ fn fields_kept_last_are_reported_in_any_chunking() {
             Ticket::stream_with_options(Options::default().second_root(SecondRoot::KeepLast));
         let mut fields = Vec::new();
         for piece in text.chunks(size) {
-            fields.extend(
-                stream
-                    .feed(piece)
-                    .unwrap()
-                    .into_iter()
-                    .map(|f| format!("{f:?}")),
-            );
+            let settled = stream.feed(piece).unwrap();
+            fields.extend(settled.map(|f| format!("{f:?}")));
         }
         (
             fields,
