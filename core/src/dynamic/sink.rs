@@ -1,6 +1,6 @@
 //! The dynamic sink: builds a [`PartialValue`] in place and records which values settled.
 
-use super::tree::{Id, Node, PartialValue};
+use super::tree::{Id, Node, PartialValue, Pointer, ValueRef};
 use crate::sink::{Raw, Sink};
 
 /// A [`Sink`] that keeps the value read so far as a schema-less tree, and (optionally)
@@ -27,8 +27,11 @@ pub struct DynamicSink {
     /// Inside a skipped value: containers and strings open in it.
     skipping: Option<u32>,
     track: bool,
-    /// What settled since the last drain: each value's tree (by generation) and id.
-    settled: Vec<(u32, Id)>,
+    /// What settled in `tree` since the last drain (or since it became the tree).
+    settled: Vec<Id>,
+    /// What settled since the last drain in trees that were current before `tree`: each
+    /// one's tree (by generation) and id, reported before `settled`.
+    earlier: Vec<(u32, Id)>,
     /// The generation of `tree`: a second root that replaces a value (or a value brought
     /// back) changes it, so that what settled in each stays readable in its own tree.
     generation: u32,
@@ -69,10 +72,13 @@ impl DynamicSink {
     /// order (innermost first), each at most once: each one's tree and node id. A value
     /// a second root replaced, or one cut and given up for the value before it, keeps
     /// what settled in it (readable until the next drain).
-    pub(crate) fn settled(&self) -> impl Iterator<Item = (&PartialValue, Id)> {
-        self.settled
-            .iter()
-            .filter_map(|&(generation, id)| Some((self.tree_of(generation)?, id)))
+    #[inline]
+    pub(crate) fn settled(&self) -> Settled<'_> {
+        Settled {
+            sink: self,
+            earlier: self.earlier.iter(),
+            current: self.settled.iter(),
+        }
     }
 
     /// The tree of `generation`: the current one, the one set aside, or one retired.
@@ -92,14 +98,32 @@ impl DynamicSink {
 
     /// Keeps a tree that is given up while values settled in it are still to be read.
     fn retire(&mut self, generation: u32, tree: PartialValue) {
-        if self.settled.iter().any(|&(g, _)| g == generation) {
+        if self.earlier.iter().any(|&(g, _)| g == generation) {
             self.retired.push((generation, tree));
         }
     }
 
+    /// `tree` is about to give way to another: what settled in it is reported as
+    /// `earlier`.
+    fn switch_trees(&mut self) {
+        let generation = self.generation;
+        let settled = self.settled.drain(..).map(|id| (generation, id));
+        self.earlier.extend(settled);
+    }
+
     /// Forgets the recorded settled values.
+    #[inline]
     pub fn clear_settled(&mut self) {
         self.settled.clear();
+        // A tree is retired only while values of it are listed in `earlier`.
+        if !self.earlier.is_empty() {
+            self.clear_earlier();
+        }
+    }
+
+    #[cold]
+    fn clear_earlier(&mut self) {
+        self.earlier.clear();
         self.retired.clear();
     }
 
@@ -118,7 +142,7 @@ impl DynamicSink {
 
     fn settle(&mut self, id: Id) {
         if self.track {
-            self.settled.push((self.generation, id));
+            self.settled.push(id);
         }
         if Some(id) == self.tree.root {
             // The root is complete: a value set aside for it is gone for good.
@@ -299,6 +323,7 @@ impl Sink for DynamicSink {
     }
 
     fn reset(&mut self) {
+        self.switch_trees();
         let replaced = std::mem::take(&mut self.tree);
         let generation = self.generation;
         // What settled in the replaced value stays readable in its own tree.
@@ -322,6 +347,7 @@ impl Sink for DynamicSink {
     fn restore(&mut self) {
         if let Some((generation, previous)) = self.previous.take() {
             // The cut value is given up; what settled in it stays readable.
+            self.switch_trees();
             let cut = std::mem::replace(&mut self.tree, previous);
             let cut_generation = std::mem::replace(&mut self.generation, generation);
             self.retire(cut_generation, cut);
@@ -330,6 +356,53 @@ impl Sink for DynamicSink {
             self.skip_next = false;
             self.skipping = None;
             self.duplicates = std::mem::take(&mut self.previous_duplicates);
+        }
+    }
+}
+
+/// The values that settled (see [`DynamicSink::settled`]), with their pointers (computed
+/// when displayed). Counting them is free.
+pub(crate) struct Settled<'a> {
+    sink: &'a DynamicSink,
+    earlier: std::slice::Iter<'a, (u32, Id)>,
+    current: std::slice::Iter<'a, Id>,
+}
+
+impl Settled<'_> {
+    #[cold]
+    fn earlier_count(self) -> usize {
+        let sink = self.sink;
+        let kept = |&&(generation, _): &&(u32, Id)| sink.tree_of(generation).is_some();
+        self.earlier.filter(kept).count()
+    }
+}
+
+impl<'a> Iterator for Settled<'a> {
+    type Item = (Pointer<'a>, ValueRef<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        for &(generation, id) in self.earlier.by_ref() {
+            // Every earlier tree is kept while its values are listed.
+            if let Some(tree) = self.sink.tree_of(generation) {
+                return Some((tree.pointer(id), tree.at(id)));
+            }
+        }
+        let &id = self.current.next()?;
+        Some((self.sink.tree.pointer(id), self.sink.tree.at(id)))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let current = self.current.len();
+        (current, Some(current + self.earlier.len()))
+    }
+
+    #[inline]
+    fn count(self) -> usize {
+        let current = self.current.len();
+        match self.earlier.len() {
+            0 => current,
+            _ => self.earlier_count() + current,
         }
     }
 }

@@ -153,10 +153,9 @@ impl DynamicStream {
     /// the first, or the first brought back when the input ends inside the second), as
     /// they would be in smaller chunks: the list does not depend on how the input was
     /// split.
+    #[inline]
     pub fn settled(&self) -> impl Iterator<Item = (Pointer<'_>, ValueRef<'_>)> {
-        self.sink
-            .settled()
-            .map(|(tree, id)| (tree.pointer(id), tree.at(id)))
+        self.sink.settled()
     }
 
     /// What was tolerated: duplicate keys, a second JSON value.
