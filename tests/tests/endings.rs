@@ -334,6 +334,19 @@ fn fields_kept_last_are_reported_in_any_chunking() {
     }
 }
 
+/// A provider's cut of a reply that is one string: the string it left complete, and a
+/// truncation where it ended inside (review: the brackets inside were read as the value).
+#[test]
+fn a_cut_reply_that_is_one_string_is_that_string() {
+    let mut stream = TypedStream::<String>::new();
+    stream.feed(br#""[1, 2]""#).unwrap();
+    assert_eq!(stream.finish_cut("length").unwrap(), "[1, 2]");
+    let mut stream = TypedStream::<serde_json::Value>::new();
+    stream.feed(br#""[1, 2]"#).unwrap();
+    let error = stream.finish_cut("length").unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Truncated);
+}
+
 #[test]
 fn the_stall_guard_ends_a_whitespace_loop() {
     let mut stream = Review::stream_with_options(Options::default().stall_limit(Some(1000)));

@@ -174,20 +174,16 @@ impl Scanner {
             .map(|end| usize::try_from(end.saturating_sub(here)).unwrap_or(usize::MAX))
             .filter(|&k| k <= rest.len());
         let take = end.unwrap_or(rest.len());
-        if take as u64 > room {
-            // As in prose: the idle limit ends the reading, and what the string holds is
-            // not read as the answer.
-            self.quoted = None;
-            let at = i + usize::try_from(room).unwrap_or(take);
-            return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
-        }
         let Some(quoted) = self.quoted.as_mut() else {
             return Ok(i);
         };
         quoted
             .text
             .extend_from_slice(rest.get(..take).unwrap_or_default());
-        if end.is_some() {
+        // Where the reply shows it is more, and past the idle limit (a reply that is
+        // one string so long reads as prose, as it did unheld): the text is read again
+        // as prose, the idle limit counting its bytes up to a root in it.
+        if end.is_some() || take as u64 > room {
             self.span_replay = self.quoted.take();
         }
         Ok(i + take)

@@ -249,11 +249,24 @@ impl Lone {
             _ => false,
         };
         let valid = complete
-            && match self.null_only {
-                true => self.text == b"null",
-                false => serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok(),
+            && match (self.null_only, self.text.first()) {
+                (true, _) => self.text == b"null",
+                // A string serde reads whole: its escapes, surrogates and UTF-8 checked
+                // (`"\ud800 [1]"` is no string; read as prose, `[1]` is the answer).
+                (false, Some(b'"')) => serde_json::from_slice::<String>(&self.text).is_ok(),
+                (false, _) => serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok(),
             };
         valid.then_some((&self.text, self.start))
+    }
+
+    /// Something (whitespace, a closing fence) came after the scalar: a number in it is
+    /// complete even if the input was cut there.
+    pub(super) fn ended(&self) -> bool {
+        match self.at {
+            At::After | At::Closed => true,
+            At::CloseTicks(n) => n >= 3,
+            _ => false,
+        }
     }
 
     /// The scalar's text and where it starts, if the input read so far ends inside one: a

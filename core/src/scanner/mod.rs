@@ -579,8 +579,12 @@ impl Scanner {
     /// Reads a span's text again, as prose (see [`Span`](state::Span)), at its place in
     /// the input; the chunk then goes on where the span stopped being one.
     fn replay_span<S: Sink>(&mut self, span: &state::Span, sink: &mut S) -> Result<(), Error> {
-        self.replaying = true;
         let place = (span.offset, span.line, span.line_start);
+        if span.ticks == 0 {
+            // The text of a string that began the reply: prose, read as any prose is.
+            return self.scan_again(&span.text, place, b'"', sink);
+        }
+        self.replaying = true;
         let scanned = self.scan_again(&span.text, place, b'`', sink);
         self.replaying = false;
         scanned
@@ -651,8 +655,17 @@ impl Scanner {
         }
         // First: nothing held from the prose (a code span's text, a root past the depth
         // cap) is read when the whole input was one scalar.
-        if let Some(result) = self.read_lone(sink) {
-            return result;
+        if self.read_lone(sink)? {
+            match self.state {
+                State::Number if self.number.is_terminal() => {
+                    self.emit_number(sink);
+                    self.state = State::AfterRoot;
+                    return Ok(());
+                }
+                State::AfterRoot => return Ok(()),
+                // The scanner reads it otherwise than serde: what it says stands.
+                _ => {}
+            }
         }
         self.end_span(sink)?;
         // The input ended inside a root nested past the cap, before it showed whether it
@@ -707,14 +720,19 @@ impl Scanner {
     /// The whole input was one scalar and nothing else (see [`lone`]) and no root was
     /// shown (none began, or one began in it that is still tentative, or is past the depth
     /// cap and only looked at): it is read again as the value, at its own offsets, as
-    /// strict mode reads it.
-    fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
-        let lone = self.lone.take()?;
+    /// strict mode reads it. True when it was (the state then says where its reading
+    /// ended: a complete value, a number, or inside it).
+    fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Result<bool, Error> {
+        let Some(lone) = self.lone.take() else {
+            return Ok(false);
+        };
         // One cut inside it is read again too, and ends as the value cut (`Truncated`).
-        let (text, place) = lone.scalar().or_else(|| lone.cut())?;
+        let Some((text, place)) = lone.scalar().or_else(|| lone.cut()) else {
+            return Ok(false);
+        };
         let shown = !(self.stack.is_empty() || self.tentative || self.deep.is_some());
         if self.done || shown {
-            return None;
+            return Ok(false);
         }
         self.drop_root();
         self.false_start = None;
@@ -724,19 +742,13 @@ impl Scanner {
         self.quoted = None;
         self.skipping = None;
         self.state = State::ValueStart;
-        if let Err(error) = self.scan_again(text, place, b' ', sink) {
-            return Some(Err(error));
+        self.scan_again(text, place, b' ', sink)?;
+        if lone.ended() && self.state == State::Number && self.number.is_terminal() {
+            // `42 `: nothing more of the number was to come.
+            self.emit_number(sink);
+            self.state = State::AfterRoot;
         }
-        match self.state {
-            State::Number if self.number.is_terminal() => {
-                self.emit_number(sink);
-                self.state = State::AfterRoot;
-                Some(Ok(()))
-            }
-            State::AfterRoot => Some(Ok(())),
-            // The scanner reads it otherwise than serde: what it says stands.
-            _ => None,
-        }
+        Ok(true)
     }
 
     /// The provider cut the response (finish reason `reason`): a truncation, unless the
@@ -744,6 +756,11 @@ impl Scanner {
     pub(crate) fn cut<S: Sink>(&mut self, reason: &'static str, sink: &mut S) -> Result<(), Error> {
         if let Some(error) = &self.error {
             return Err(error.clone());
+        }
+        // A reply that is one scalar is read as the value: one the cut left complete (a
+        // string, a literal) stands; a number may have gone on, and one cut inside is cut.
+        if self.read_lone(sink)? && self.state == State::AfterRoot {
+            return Ok(());
         }
         self.end_span(sink)?;
         self.deep_is_json()?;

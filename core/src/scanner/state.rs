@@ -226,7 +226,8 @@ impl Skip {
 /// [`Span::MAX`] or the idle limit.
 #[derive(Debug, Clone)]
 pub(crate) struct Span {
-    /// Backticks in the opening run.
+    /// Backticks in the opening run; `0` for the text of a string that began the reply
+    /// (see `Scanner::in_quoted`), read again as plain prose.
     pub(crate) ticks: u8,
     /// Backticks in a row just read inside it.
     pub(crate) run: u8,

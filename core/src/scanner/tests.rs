@@ -893,6 +893,75 @@ fn a_string_beginning_the_reply_is_prose_once_the_reply_is_more() {
     assert_eq!(error.offset(), 6);
 }
 
+/// The text of a string that began the reply, once the reply shows it is more, is read
+/// as any prose is: the idle limit counts its bytes up to a root in it, and code spans and
+/// reasoning blocks in it hide what they hold (review: a long `"Result: [...]` was
+/// `no_structure`; `"a <think>[1]</think> [2]" x` was `[1]`).
+#[test]
+fn the_text_of_a_leading_string_is_read_as_prose_is() {
+    let outcome = |options: Options, chunks: &[&[u8]]| {
+        let (r, _) = replay(&options, chunks);
+        r.map_err(|e| (e.kind(), e.offset()))
+    };
+    at_every_split(&lenient().idle_limit(8), "\"ab [1] cd\" x", "[1]");
+    let long = format!(
+        "\"Result: [{}]\nDone",
+        (0..2000)
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let read = outcome(lenient().idle_limit(64), &[long.as_bytes()]);
+    assert!(
+        matches!(&read, Ok(json) if json.starts_with("[0,1,2,")),
+        "{read:?}"
+    );
+    for size in [1, 7] {
+        let chunks: Vec<&[u8]> = long.as_bytes().chunks(size).collect();
+        assert_eq!(outcome(lenient().idle_limit(64), &chunks), read);
+    }
+    // A reply that is one string longer than the idle limit: no value began within it.
+    fails(
+        &lenient().idle_limit(16),
+        b"\"0123456789 0123456789\"",
+        ErrorKind::NoStructure,
+    );
+    at_every_split(&lenient(), "\"a `code [1]` [2]\" x", "[2]");
+    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\" x", "[2]");
+    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\n", "[2]");
+    // A string serde would not read (a lone surrogate, a bad escape, bytes that are not
+    // UTF-8) is no string: its text is prose.
+    at_every_split(&lenient(), "\"\\ud800 [1]\"", "[1]");
+    at_every_split(&lenient(), "\"\\x [1]\"", "[1]");
+    assert_eq!(outcome(lenient(), &[b"\"\xff [1]\""]), Ok("[1]".to_owned()));
+}
+
+/// A provider's cut (`finish_reason: length`) reads a reply that is one scalar as the
+/// value too: one it left complete stands, one it ended inside is cut (review: a cut
+/// `"[1, 2]` was the array inside it).
+#[test]
+fn a_cut_reply_that_is_one_scalar_is_that_scalar() {
+    let cut = |input: &[u8]| {
+        let mut stream = crate::DynamicStream::new();
+        stream.feed(input).map_err(|e| e.kind())?;
+        stream
+            .finish_cut("length")
+            .map(|v| v.to_json())
+            .map_err(|e| e.error().kind())
+    };
+    assert_eq!(cut(b"\"[1, 2]"), Err(ErrorKind::Truncated));
+    assert_eq!(cut(b"\"[1, 2]\""), Ok("\"[1, 2]\"".to_owned()));
+    assert_eq!(cut(b"\"yes\""), Ok("\"yes\"".to_owned()));
+    assert_eq!(cut(b"<think>[0]</think> true"), Ok("true".to_owned()));
+    assert_eq!(cut(b"```json\n42\n```"), Ok("42".to_owned()));
+    assert_eq!(cut(b"42 "), Ok("42".to_owned()));
+    // A number the cut ended may have gone on; a literal cut inside is cut.
+    assert_eq!(cut(b"42"), Err(ErrorKind::Truncated));
+    assert_eq!(cut(b"tru"), Err(ErrorKind::Truncated));
+    // More than one scalar: prose, and the array in it the answer.
+    assert_eq!(cut(b"\"Sure\" [1, 2]"), Ok("[1,2]".to_owned()));
+}
+
 /// A reply that ends inside the one scalar it holds was cut: `Truncated` at its end, as
 /// strict mode says, however it is split (review: `no_structure`, as if no value began).
 #[test]
