@@ -195,6 +195,26 @@ fn run_case(name: &str) -> u64 {
             }
             fed
         }
+        "many_values_kept_last_in_one_chunk" => {
+            // Keeping the last of 262,144 values, in one chunk and in 4 KB chunks: what
+            // settled in the values replaced is listed without keeping them all (each was
+            // kept until the next chunk, and looked up among the others: quadratic).
+            let input = "[1] ".repeat(1 << 18);
+            let options = Options::default().second_root(settled::SecondRoot::KeepLast);
+            for size in [input.len(), 4096] {
+                let mut stream = DynamicStream::with_options(options.clone());
+                for chunk in input.as_bytes().chunks(size) {
+                    stream.feed(chunk).unwrap();
+                    // The last two values' reports (those of older ones given up in the
+                    // chunk are dropped with them).
+                    let reported: Vec<_> =
+                        stream.settled().map(|(p, v)| format!("{p}={v}")).collect();
+                    assert_eq!(reported, ["/0=1", "=[1]", "/0=1", "=[1]"]);
+                }
+                assert_eq!(stream.finish().unwrap().to_json(), "[1]");
+            }
+            2 * input.len() as u64
+        }
         other => panic!("no case {other}"),
     }
 }
@@ -299,6 +319,14 @@ fn refused_values_are_kept_once_without_fail_fast() {
         "refused_values_without_fail_fast",
         8,
         Duration::from_secs(120),
+    );
+}
+
+#[test]
+fn many_values_kept_last_in_one_chunk_are_linear_and_bounded() {
+    assert_bounded(
+        "many_values_kept_last_in_one_chunk",
+        Duration::from_secs(60),
     );
 }
 

@@ -35,9 +35,13 @@ pub struct DynamicSink {
     /// The generation of `tree`: a second root that replaces a value (or a value brought
     /// back) changes it, so that what settled in each stays readable in its own tree.
     generation: u32,
-    /// Trees set aside or given up since the last drain whose settled values are still to
-    /// be read, with their generations.
-    retired: Vec<(u32, PartialValue)>,
+    /// The generation the next new tree takes (never one taken before).
+    next_generation: u32,
+    /// The last tree given up since the last drain (the value set aside, once the one
+    /// that replaced it settled, or the one cut when it is brought back), kept while its
+    /// settled values are to be read. One only: memory stays with the values kept, and
+    /// the reports of an older one given up in the same chunk are dropped with it.
+    retired: Option<(u32, PartialValue)>,
     /// The tree holds as many values as an [`Id`] counts (2^32 - 1): the scan stops.
     full: bool,
     /// Clean-buffer offsets of duplicate keys seen since the last drain.
@@ -86,20 +90,17 @@ impl DynamicSink {
         if generation == self.generation {
             return Some(&self.tree);
         }
-        match &self.previous {
-            Some((g, tree)) if *g == generation => Some(tree),
-            _ => self
-                .retired
-                .iter()
-                .find(|(g, _)| *g == generation)
-                .map(|(_, tree)| tree),
+        match (&self.previous, &self.retired) {
+            (Some((g, tree)), _) | (_, Some((g, tree))) if *g == generation => Some(tree),
+            _ => None,
         }
     }
 
-    /// Keeps a tree that is given up while values settled in it are still to be read.
+    /// Keeps a tree that is given up while values settled in it may still be read (in
+    /// place of the one given up before it).
     fn retire(&mut self, generation: u32, tree: PartialValue) {
-        if self.earlier.iter().any(|&(g, _)| g == generation) {
-            self.retired.push((generation, tree));
+        if !self.earlier.is_empty() {
+            self.retired = Some((generation, tree));
         }
     }
 
@@ -115,7 +116,7 @@ impl DynamicSink {
     #[inline]
     pub fn clear_settled(&mut self) {
         self.settled.clear();
-        // A tree is retired only while values of it are listed in `earlier`.
+        // A tree is retired only while values are listed in `earlier`.
         if !self.earlier.is_empty() {
             self.clear_earlier();
         }
@@ -124,7 +125,7 @@ impl DynamicSink {
     #[cold]
     fn clear_earlier(&mut self) {
         self.earlier.clear();
-        self.retired.clear();
+        self.retired = None;
     }
 
     /// Takes the clean-buffer offsets of the duplicate keys seen since the last call.
@@ -327,7 +328,8 @@ impl Sink for DynamicSink {
         let replaced = std::mem::take(&mut self.tree);
         let generation = self.generation;
         // What settled in the replaced value stays readable in its own tree.
-        self.generation = self.generation.wrapping_add(1);
+        self.next_generation = self.next_generation.wrapping_add(1);
+        self.generation = self.next_generation;
         self.full = false;
         if replaced.root.is_some() {
             if let Some((older, tree)) = self.previous.replace((generation, replaced)) {
@@ -371,6 +373,7 @@ pub(crate) struct Settled<'a> {
 impl Settled<'_> {
     #[cold]
     fn earlier_count(self) -> usize {
+        // Those of trees no longer kept are left out (see `DynamicSink::retired`).
         let sink = self.sink;
         let kept = |&&(generation, _): &&(u32, Id)| sink.tree_of(generation).is_some();
         self.earlier.filter(kept).count()
@@ -382,7 +385,7 @@ impl<'a> Iterator for Settled<'a> {
 
     fn next(&mut self) -> Option<Self::Item> {
         for &(generation, id) in self.earlier.by_ref() {
-            // Every earlier tree is kept while its values are listed.
+            // Those of a tree no longer kept are left out (see `DynamicSink::retired`).
             if let Some(tree) = self.sink.tree_of(generation) {
                 return Some((tree.pointer(id), tree.at(id)));
             }

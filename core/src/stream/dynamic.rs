@@ -152,7 +152,9 @@ impl DynamicStream {
     /// the chunk are listed whatever replaced them in it (a second value that replaces
     /// the first, or the first brought back when the input ends inside the second), as
     /// they would be in smaller chunks: the list does not depend on how the input was
-    /// split.
+    /// split, unless a third value settles in the same chunk. Memory stays with the
+    /// values kept: of the values given up in one chunk, only the last one's reports
+    /// remain (`[1] [2] [3]` in one chunk lists those of `[2]` and `[3]`).
     #[inline]
     pub fn settled(&self) -> impl Iterator<Item = (Pointer<'_>, ValueRef<'_>)> {
         self.sink.settled()
