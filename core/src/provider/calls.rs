@@ -12,11 +12,16 @@ pub(super) struct Calls {
     started: BTreeSet<usize>,
     /// Has had argument text.
     argued: BTreeSet<usize>,
+    /// Began and has had no argument text yet: the calls a later block or the response's
+    /// end completes (each visited once, however many blocks and ends come).
+    pending: BTreeSet<usize>,
     /// Arguments sent whole with the call's start (a server that streams none), read if no
     /// argument text comes.
     whole: BTreeMap<usize, String>,
     /// Each id seen, and its call's index.
     ids: BTreeMap<String, usize>,
+    /// The calls that have an id.
+    with_id: BTreeSet<usize>,
     /// The call of the last tool call chunk.
     last: Option<usize>,
 }
@@ -33,12 +38,13 @@ impl Calls {
             (None, Some(n), _) => n,
             (None, None, None) => self.last.unwrap_or(0),
             (None, None, Some(_)) => match self.last {
-                Some(n) if !self.ids.values().any(|&m| m == n) => n,
+                Some(n) if !self.with_id.contains(&n) => n,
                 last => self.started.last().copied().max(last).map_or(0, |m| m + 1),
             },
         };
         if let Some(id) = id {
             self.ids.entry(id.to_owned()).or_insert(n);
+            self.with_id.insert(n);
         }
         self.last = Some(n);
         n
@@ -54,6 +60,9 @@ impl Calls {
         source: impl FnOnce() -> Option<String>,
     ) {
         self.started.insert(index);
+        if !self.has_arguments(index) {
+            self.pending.insert(index);
+        }
         let whole = match whole {
             serde_json::Value::Object(members) if !members.is_empty() => {
                 source().unwrap_or_else(|| whole.to_string())
@@ -77,6 +86,7 @@ impl Calls {
     /// Argument text for call `index`.
     pub(super) fn arguments(&mut self, index: usize, text: String, deltas: &mut Vec<Delta>) {
         self.argued.insert(index);
+        self.pending.remove(&index);
         deltas.push(Delta::Text {
             channel: Channel::Tool(index),
             text,
@@ -95,8 +105,8 @@ impl Calls {
 
     /// A later content block began at `index`: the calls before it are complete.
     pub(super) fn end_before(&mut self, index: usize, deltas: &mut Vec<Delta>) {
-        let before: Vec<usize> = self.started.range(..index).copied().collect();
-        for call in before {
+        let later = self.pending.split_off(&index);
+        for call in std::mem::replace(&mut self.pending, later) {
             self.end(call, deltas);
         }
     }
@@ -108,8 +118,7 @@ impl Calls {
         if !matches!(reason, FinishReason::Stop | FinishReason::ToolCalls) {
             return;
         }
-        let started: Vec<usize> = self.started.iter().copied().collect();
-        for index in started {
+        for index in std::mem::take(&mut self.pending) {
             self.end(index, deltas);
         }
     }
