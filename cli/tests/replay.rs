@@ -378,6 +378,19 @@ fn live(args: &[&str], first: &[u8]) -> Live {
     }
 }
 
+/// The lines the live replay prints after its input is closed, as JSON.
+fn lines_after_close(
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+) -> Vec<Value> {
+    use std::io::BufRead;
+    drop(stdin);
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect()
+}
+
 #[test]
 fn a_live_stream_prints_each_chunk_as_it_arrives() {
     use std::io::BufRead;
@@ -401,7 +414,6 @@ fn a_live_stream_prints_each_chunk_as_it_arrives() {
 
 #[test]
 fn a_live_root_number_settles_in_a_line_when_the_input_ends_later() {
-    use std::io::BufRead;
     let Live {
         mut child,
         stdin,
@@ -410,11 +422,7 @@ fn a_live_root_number_settles_in_a_line_when_the_input_ends_later() {
     } = live(&["replay", "--strict"], b"12");
     // The chunk's line goes out while the input is open: the number is not settled yet.
     assert_eq!(first, json!({"chunk": 0, "snapshot": null, "settled": []}));
-    drop(stdin);
-    let rest: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect();
+    let rest = lines_after_close(stdin, stdout);
     assert_eq!(
         rest,
         [
@@ -430,7 +438,6 @@ fn a_live_root_number_settles_in_a_line_when_the_input_ends_later() {
 /// it, so the done line's snapshot is one a chunk line showed (review: it never was).
 #[test]
 fn a_live_cut_that_shows_the_root_prints_the_line_again() {
-    use std::io::BufRead;
     let Live {
         mut child,
         stdin,
@@ -438,11 +445,7 @@ fn a_live_cut_that_shows_the_root_prints_the_line_again() {
         first,
     } = live(&["replay"], b"[4");
     assert_eq!(first, json!({"chunk": 0, "snapshot": null, "settled": []}));
-    drop(stdin);
-    let rest: Vec<Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect();
+    let rest = lines_after_close(stdin, stdout);
     assert_eq!(rest.len(), 2, "{rest:?}");
     assert_eq!(rest[0], json!({"chunk": 0, "snapshot": [], "settled": []}));
     assert_eq!(rest[1]["error"]["kind"], "truncated");
