@@ -208,6 +208,7 @@ const PREAMBLES: &[&str] = &[
     "<thinking>{x}</thinking>```json\n",
     "<reasoning>[1, 2] {\"b\": 2}</reasoning>\n<answer>",
     "<|channel|>analysis<|message|>Try {\"a\": [1]}.<|end|><|start|>assistant<|channel|>final<|message|>",
+    "[THINK]Maybe {\"a\": [1]} or [2]? [x] No.[/THINK]\n",
     "Fill in the {fields} and see [user 1]. Result: ",
     "Note {fields} ",
 ];

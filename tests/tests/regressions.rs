@@ -1237,6 +1237,24 @@ fn a_typed_reply_that_starts_in_reasoning_takes_the_answer_after_the_closing_tag
 }
 
 #[test]
+fn a_magistral_think_block_is_reasoning_for_a_typed_root() {
+    // Magistral's `[THINK]` begins with the bracket of an array: the block is skipped
+    // whole, for an object root and an array root alike.
+    let reply =
+        "[THINK]Maybe {\"name\": \"Bob\"} or [1]? No: Alice.[/THINK]\n{\"name\": \"Alice\"}";
+    assert_eq!(
+        typed_everywhere::<Named>(reply),
+        Ok(Named {
+            name: "Alice".into()
+        })
+    );
+    assert_eq!(
+        typed_everywhere::<Vec<u32>>("[think][1] {\"a\": 2}[/think] [3, 4]"),
+        Ok(vec![3, 4])
+    );
+}
+
+#[test]
 fn an_array_where_the_reply_begins_is_the_answer_or_its_error_never_an_element() {
     // `[NOTE]` opening a reply is prose; a broken array there is its own error (reading on
     // inside it took an element for the answer).

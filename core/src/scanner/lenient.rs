@@ -14,14 +14,19 @@ use crate::sink::Sink;
 /// `<|start|>assistant<|channel|>final<|message|>` and the answer). The third opens a block
 /// only where the reply's text begins (nothing but whitespace or another block before it):
 /// it is also a word prose names (`the answer without the <reasoning> section: {…}`).
-pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 4] = [
+/// The last is Magistral's `[THINK]…[/THINK]`: its bracket begins a root, so it is
+/// matched only where that root fails, at the reply's start (see [`Scanner::bracket_tag`]).
+pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 5] = [
     (b"<think>", b"</think>"),
     (b"<thinking>", b"</thinking>"),
     (b"<reasoning>", b"</reasoning>"),
     (b"<|channel|>analysis<|message|>", b"<|end|>"),
+    (b"[think]", b"[/think]"),
 ];
 /// The index in [`REASONING_TAGS`] of the tag that opens a block only before any prose.
 const LEADING_ONLY: usize = 2;
+/// The index in [`REASONING_TAGS`] of the tag that begins with a bracket.
+pub(super) const BRACKET_TAG: usize = 4;
 
 impl Scanner {
     /// Lenient preamble: skips prose up to a root opener, a backtick or a `<`.
@@ -421,6 +426,11 @@ impl Scanner {
             }
             // A tag named in prose: prose.
         }
+        if usize::from(self.preamble.tag) == BRACKET_TAG {
+            // Not `[THINK]`: the bracket that began the reply is skipped to its close, as
+            // any other that fails there is (see `Scanner::abandon`).
+            self.skipping = Some(super::state::Skip::to_close(b'['));
+        }
         self.preamble.prose_seen = true;
         self.state = State::Prose;
         // What looked like a tag was prose: the limit applies to its bytes, from the first
@@ -439,10 +449,25 @@ impl Scanner {
     /// The opening tag (`tag_len` bytes, ending at `i`) matched: like the block it opens,
     /// it is not prose for the idle limit.
     fn enter_think(&mut self, i: usize, tag_len: usize) -> usize {
+        if usize::from(self.preamble.tag) == BRACKET_TAG {
+            // Its bracket was no root refused: a tag.
+            self.refused_root = None;
+            self.false_start = None;
+        }
         self.think_bytes += tag_len as u64;
         self.preamble.tag_pos = 0;
         self.state = State::ThinkBody;
         i + 1
+    }
+
+    /// The bracket that began the reply failed as a root, its first `matched` bytes those
+    /// of Magistral's `[THINK]`: the byte that failed and the next ones may go on to it.
+    /// Matched as the other tags are (`think_open`); if they do not, the bracket is
+    /// skipped to its close.
+    pub(super) fn bracket_tag(&mut self, matched: u8) {
+        self.preamble.tag = BRACKET_TAG as u8;
+        self.preamble.tag_pos = matched;
+        self.state = State::ThinkOpen;
     }
 
     /// Inside a reasoning block: everything up to the closing tag is skipped.
@@ -450,6 +475,7 @@ impl Scanner {
         let close = REASONING_TAGS
             .get(usize::from(self.preamble.tag))
             .map_or(&b"</think>"[..], |(_, close)| close);
+        let first = close.first().copied().unwrap_or(b'<');
         let mut j = i;
         while let Some(&c) = b.get(j) {
             let pos = usize::from(self.preamble.tag_pos);
@@ -463,13 +489,13 @@ impl Scanner {
                     self.state = State::Prose;
                     return Ok(j + 1);
                 }
-            } else if c == b'<' {
+            } else if c == first {
                 self.preamble.tag_pos = 1;
             } else {
                 self.preamble.tag_pos = 0;
                 // Fast-forward to the next possible tag start.
                 let rest = b.get(j + 1..).unwrap_or_default();
-                j += rest.iter().position(|&c| c == b'<').unwrap_or(rest.len());
+                j += rest.iter().position(|&c| c == first).unwrap_or(rest.len());
             }
             j += 1;
         }

@@ -5,7 +5,7 @@
 //! they cannot at their first byte that is not whitespace), and at the end of input the
 //! scanner reads the scalar again as the value, at its own offsets, as strict mode reads it.
 
-use super::lenient::REASONING_TAGS as TAGS;
+use super::lenient::{BRACKET_TAG, REASONING_TAGS as TAGS};
 use super::tables::{is_bom_byte, is_ws, string_run};
 
 /// Where in `ws* block* (scalar | fence) ws*` the input is, `fence` being
@@ -36,6 +36,13 @@ enum At {
     CloseTicks(u8),
     /// Whitespace after the closing fence.
     Closed,
+}
+
+/// The first byte of the closing tag of reasoning tag `tag`.
+fn close_start(tag: u8) -> u8 {
+    TAGS.get(usize::from(tag))
+        .and_then(|(_, close)| close.first().copied())
+        .unwrap_or(b'<')
 }
 
 /// A place in the input: its offset, line, and the offset its line starts at.
@@ -93,9 +100,10 @@ impl Lone {
                         continue;
                     }
                 }
-                At::Block { pos: 0, .. } if c != b'<' => {
+                At::Block { pos: 0, tag } if c != close_start(tag) => {
                     // Reasoning, up to the next tag: only its lines are counted.
-                    let run = rest.iter().position(|&c| c == b'<').unwrap_or(rest.len());
+                    let first = close_start(tag);
+                    let run = rest.iter().position(|&c| c == first).unwrap_or(rest.len());
                     let text = rest.get(..run).unwrap_or_default();
                     if let Some(nl) = text.iter().rposition(|&c| c == b'\n') {
                         self.now.1 += text.iter().filter(|&&c| c == b'\n').count() as u64;
@@ -130,6 +138,10 @@ impl Lone {
                 _ => At::Bom(n + 1),
             },
             At::Lead if c == b'<' => At::Open { tag: 0, pos: 1 },
+            At::Lead if c == b'[' => At::Open {
+                tag: BRACKET_TAG as u8,
+                pos: 1,
+            },
             At::Lead if c == b'`' => At::Ticks(1),
             At::Lead | At::FenceLead => return self.begin(c),
             At::Open { tag, pos } => {
@@ -163,7 +175,7 @@ impl Lone {
                 } else {
                     At::Block {
                         tag,
-                        pos: u8::from(c == b'<'),
+                        pos: u8::from(close.first() == Some(&c)),
                     }
                 }
             }

@@ -847,9 +847,24 @@ impl Scanner {
         };
         let inner = self.inner_opener(&stop);
         let bare = self.bare_array && !self.done;
+        let think = self.think_prefix(&stop, start).filter(|_| bare);
         self.drop_root();
         if let Some(inner) = inner {
             self.reopen(&inner, sink);
+            return stop.at;
+        }
+        self.preamble.resume_back = stop.back;
+        if self.fed + stop.at as u64 == start {
+            // The bracket itself failed (a depth cap of 0): it is prose.
+            self.preamble.resume_back = 0;
+            if bare {
+                self.skipping = Some(state::Skip::to_close(b'['));
+            }
+            return (stop.at + 1).min(len);
+        }
+        if let Some(matched) = think {
+            // What failed may go on to `[THINK]` (`[T`, or `[th` read as a literal).
+            self.bracket_tag(matched);
             return stop.at;
         }
         if bare {
@@ -857,13 +872,20 @@ impl Scanner {
             // breaks too (nothing inside a broken array is the answer: `[NaN, [1]]`).
             self.skipping = Some(state::Skip::to_close(b'['));
         }
-        self.preamble.resume_back = stop.back;
-        if self.fed + stop.at as u64 == start {
-            // The bracket itself failed (a depth cap of 0): it is prose.
-            self.preamble.resume_back = 0;
-            return (stop.at + 1).min(len);
-        }
         stop.at
+    }
+
+    /// A root that failed at `stop` (begun at input offset `start`) held only the first
+    /// bytes of `[THINK]`, in any case: how many.
+    fn think_prefix(&self, stop: &Stop, start: u64) -> Option<u8> {
+        let held = (self.fed + stop.at as u64).checked_sub(start)?;
+        let tag = lenient::REASONING_TAGS.get(lenient::BRACKET_TAG)?.0;
+        let text = self.clean.as_slice();
+        let aligned = self.window.base == 0 && self.root_offset == start;
+        let prefix = tag.get(..usize::try_from(held).ok()?)?;
+        (aligned && stop.back == 0 && held < tag.len() as u64 && text.eq_ignore_ascii_case(prefix))
+            .then(|| u8::try_from(held).ok())
+            .flatten()
     }
 
     /// A tentative first root failed at the byte right after its first string, and that

@@ -10,7 +10,7 @@ pub(crate) enum State {
     FenceTicks,
     /// After three backticks: the optional language tag up to the end of the line.
     FenceTag,
-    /// Matching a reasoning block's opening tag (`<think>`, `<thinking>`, `<reasoning>`, harmony's analysis channel).
+    /// Matching a reasoning block's opening tag (`<think>`, `<thinking>`, `<reasoning>`, harmony's analysis channel, `[THINK]`).
     ThinkOpen,
     /// Inside a reasoning block, looking for its closing tag.
     ThinkBody,

@@ -230,6 +230,30 @@ fn the_analysis_channel_of_harmony_is_reasoning() {
     );
 }
 
+/// Magistral writes its reasoning in `[THINK]…[/THINK]` where the reply begins: a draft
+/// there is no value, though the block's bracket begins a root.
+#[test]
+fn a_bracketed_think_block_is_reasoning() {
+    at_every_split(
+        &lenient(),
+        "[THINK]The user wants {\"a\": 0}, or [1, 2]. [x] <y> Done.[/THINK]\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    // In any case (`[t` begins a literal, `[think` fails inside it), and before one scalar.
+    at_every_split(&lenient(), "[think]{\"a\": 0}[/think] \"yes\"", r#""yes""#);
+    at_every_split(&lenient(), "  [Think]x[/THINK]42 ", "42");
+    at_every_split(&lenient(), "[THINK]x[/THINK]```json\n[3]\n```", "[3]");
+    // Near misses where the reply begins are a bracket skipped to its close, as before.
+    at_every_split(&lenient(), "[THANKS {\"a\": 0}] {\"b\": 2}", r#"{"b":2}"#);
+    at_every_split(&lenient(), "[thin] [4]", "[4]");
+    at_every_split(&lenient(), "[true, 5]", "[true,5]");
+    at_every_split(&lenient(), "[tru] [6]", "[6]");
+    // After prose it opens nothing: the bracket is a root's, or prose.
+    at_every_split(&lenient(), "Note: [THINK] {\"a\": 7}", r#"{"a":7}"#);
+    // A cut block is no value.
+    fails(&lenient(), b"[THINK]{\"a\": 1}", ErrorKind::NoStructure);
+}
+
 #[test]
 fn false_start_split_everywhere() {
     at_every_split(
