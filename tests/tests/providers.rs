@@ -730,3 +730,108 @@ fn a_legacy_function_call_is_the_first_tool_call() {
         assert_eq!(finish_of(&deltas), Some(&FinishReason::ToolCalls));
     }
 }
+
+/// Some OpenAI-compatible servers (Ollama) give every tool call `index: 0`: a new id at an
+/// index whose call has one is a new call (review: the second call's id and name took the
+/// first one's arguments, and its own were dropped).
+#[test]
+fn a_new_id_at_a_used_index_is_a_new_call() {
+    let call = |id: &str, name: &str, path: &str| {
+        format!(
+            r#"data: {{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":0,"id":"{id}","type":"function","function":{{"name":"{name}","arguments":"{{\"path\":\"{path}\"}}"}}}}]}}}}]}}"#
+        ) + "\n\n"
+    };
+    let more = r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":" "}}]}}]}"#;
+    let end = r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#;
+    // A later chunk at index 0 without an id continues the latest call there; a call at
+    // index 1 after them does not take the number the second call was given.
+    let third = r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_c","function":{"name":"list","arguments":"{\"path\":\"c\"}"}}]}}]}"#;
+    let body = call("call_a", "read_file", "a")
+        + &call("call_b", "delete_file", "b")
+        + more
+        + "\n\n"
+        + third
+        + "\n\n"
+        + end
+        + "\n\ndata: [DONE]\n\n";
+    for chunk in [1, 7, body.len()] {
+        let deltas = decode(Provider::OpenAiChat, body.as_bytes(), chunk);
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"path":"a"}"#);
+        assert_eq!(text_of(&deltas, Channel::Tool(1)), r#"{"path":"b"} "#);
+        assert_eq!(text_of(&deltas, Channel::Tool(2)), r#"{"path":"c"}"#);
+        let starts: Vec<_> = deltas
+            .iter()
+            .filter_map(|d| match d {
+                Delta::ToolStart { index, id, name } => {
+                    Some((*index, id.clone().unwrap_or_default(), name.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            starts,
+            [
+                (0, "call_a".to_owned(), Some("read_file".to_owned())),
+                (1, "call_b".to_owned(), Some("delete_file".to_owned())),
+                (2, "call_c".to_owned(), Some("list".to_owned())),
+            ]
+        );
+    }
+}
+
+/// Arguments sent whole with a call's start are complete whatever ends the response: a
+/// token limit after them, or no finish reason at all (review: they were dropped, and the
+/// call was `Truncated` with nothing read).
+#[test]
+fn arguments_sent_whole_survive_a_cut_after_them() {
+    let anthropic = |stop: &str| {
+        [
+            r#"{"type":"message_start","message":{"id":"m","content":[]}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_0","name":"f","input":{"path":"a"}}}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+            r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"g","input":{}}}"#,
+            stop,
+        ]
+        .map(|data| format!("data: {data}\n\n"))
+        .concat()
+    };
+    let cut = r#"{"type":"message_delta","delta":{"stop_reason":"max_tokens"}}"#;
+    let responses = [
+        r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","call_id":"c","name":"f","arguments":""}}"#,
+        r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c","name":"f","arguments":"{\"path\":\"a\"}"}}"#,
+        r#"{"type":"response.output_item.added","output_index":1,"item":{"type":"function_call","call_id":"d","name":"g","arguments":""}}"#,
+        r#"{"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"}}}"#,
+    ]
+    .map(|data| format!("data: {data}\n\n"))
+    .concat();
+    for (provider, body) in [
+        (Provider::Anthropic, anthropic(cut)),
+        (Provider::Anthropic, anthropic(r#"{"type":"ping"}"#)),
+        (Provider::OpenAiResponses, responses),
+    ] {
+        for chunk in [1, 7, body.len()] {
+            let deltas = decode(provider, body.as_bytes(), chunk);
+            assert_eq!(
+                text_of(&deltas, Channel::Tool(0)),
+                r#"{"path":"a"}"#,
+                "{body}"
+            );
+            // The call cut before any of its arguments stays cut.
+            assert_eq!(text_of(&deltas, Channel::Tool(1)), "", "{body}");
+            let mut tools = ToolStreams::<serde_json::Value>::new();
+            for delta in &deltas {
+                tools.feed(delta).unwrap();
+            }
+            let done = tools.finish(finish_of(&deltas));
+            assert_eq!(
+                done[0].1.as_ref().ok(),
+                Some(&serde_json::json!({"path": "a"}))
+            );
+            assert_eq!(
+                done[1].1.as_ref().err().map(|e| e.kind()),
+                Some(ErrorKind::Truncated),
+                "{body}"
+            );
+        }
+    }
+}

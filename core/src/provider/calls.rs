@@ -24,30 +24,53 @@ pub(super) struct Calls {
     with_id: BTreeSet<usize>,
     /// The call of the last tool call chunk.
     last: Option<usize>,
+    /// The call each index the provider gave stands for now: that index, unless a call
+    /// with another id came at an index whose call has one (some servers give every call
+    /// index 0), or the index's number was already a call's.
+    given: BTreeMap<usize, usize>,
+    /// Every call number handed out.
+    numbers: BTreeSet<usize>,
 }
 
 impl Calls {
-    /// The index of the call a tool call chunk belongs to: its `index`, or for a chunk sent
-    /// without one (some OpenAI-compatible servers send each call whole, with its id and
-    /// no index) the call of its id, or, for a new id, the call open if it has no id yet
+    /// The index of the call a tool call chunk belongs to: the call of its id if the id is
+    /// known, else the call its `index` stands for (a new call when the chunk brings a
+    /// new id to an index whose call has one: some OpenAI-compatible servers give every
+    /// call index 0). For a chunk sent without an index (some servers send each call
+    /// whole, with its id and no index): for a new id, the call open if it has no id yet
     /// (its name came first) and the next call if it has; no id continues the last call.
     pub(super) fn call_of(&mut self, index: Option<usize>, id: Option<&str>) -> usize {
         let known = id.and_then(|id| self.ids.get(id).copied());
         let n = match (index, known, id) {
-            (Some(n), ..) => n,
-            (None, Some(n), _) => n,
+            (_, Some(n), _) => n,
+            (Some(given), None, id) => match self.given.get(&given).copied() {
+                Some(n) if id.is_none() || !self.with_id.contains(&n) => n,
+                Some(_) => self.next(),
+                None if self.numbers.contains(&given) => self.next(),
+                None => given,
+            },
             (None, None, None) => self.last.unwrap_or(0),
             (None, None, Some(_)) => match self.last {
                 Some(n) if !self.with_id.contains(&n) => n,
-                last => self.started.last().copied().max(last).map_or(0, |m| m + 1),
+                _ => self.next(),
             },
         };
+        if let Some(given) = index {
+            self.given.insert(given, n);
+        }
         if let Some(id) = id {
             self.ids.entry(id.to_owned()).or_insert(n);
             self.with_id.insert(n);
         }
+        self.numbers.insert(n);
         self.last = Some(n);
         n
+    }
+
+    /// A call number none has had, past every one handed out.
+    fn next(&self) -> usize {
+        let past = |set: &BTreeSet<usize>| set.last().map_or(0, |m| m + 1);
+        past(&self.numbers).max(past(&self.started))
     }
 
     /// Call `index` began, with `whole` arguments if its start carried any (an object
@@ -113,13 +136,24 @@ impl Calls {
 
     /// The response ended for `reason`: at a natural end (a stop, a tool call) every call
     /// is complete; a cut, a filter or a refusal leaves the calls without arguments as
-    /// they are (a truncation, not a call without parameters).
+    /// they are (a truncation, not a call without parameters), but for those whose start
+    /// carried their arguments whole (nothing of them was left to cut).
     pub(super) fn end_all(&mut self, reason: &FinishReason, deltas: &mut Vec<Delta>) {
         if !matches!(reason, FinishReason::Stop | FinishReason::ToolCalls) {
-            return;
+            return self.end_whole(deltas);
         }
         for index in std::mem::take(&mut self.pending) {
             self.end(index, deltas);
+        }
+    }
+
+    /// The response ended without a natural end: only the calls whose start carried
+    /// their arguments whole are complete; the others stay as they are (a truncation).
+    pub(super) fn end_whole(&mut self, deltas: &mut Vec<Delta>) {
+        for index in std::mem::take(&mut self.pending) {
+            if let Some(whole) = self.whole.remove(&index) {
+                self.arguments(index, whole, deltas);
+            }
         }
     }
 }

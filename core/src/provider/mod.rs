@@ -182,7 +182,9 @@ pub enum Delta {
     },
     /// A tool call began.
     ToolStart {
-        /// Its channel index.
+        /// Its channel index: the provider's index for the call, but where a call with a
+        /// new id comes at an index a call with another id already has (servers that give
+        /// every call index 0), the next free one.
         index: usize,
         /// The call id, if sent.
         id: Option<String>,
@@ -316,7 +318,9 @@ impl Decoder {
 
     /// Ends the body. An event the body ended inside (no blank line after it: a dropped
     /// connection) is discarded, as the event-stream rules say; the value it would have
-    /// extended is then judged on the text so far (a cut is `Truncated`).
+    /// extended is then judged on the text so far (a cut is `Truncated`). Returns the
+    /// arguments of the calls whose start carried them whole and no argument text came
+    /// for, when the body ended without a finish reason (nothing of them was cut).
     ///
     /// # Errors
     ///
@@ -355,7 +359,9 @@ impl Decoder {
             self.failed = Some(error.clone());
             return Err(error);
         }
-        Ok(Vec::new())
+        let mut deltas = Vec::new();
+        self.calls.end_whole(&mut deltas);
+        Ok(deltas)
     }
 
     fn event(&mut self, event: &SseEvent, deltas: &mut Vec<Delta>) -> Result<(), DecodeError> {
@@ -605,7 +611,9 @@ fn openai_responses(
             let reason = value["response"]["incomplete_details"]["reason"]
                 .as_str()
                 .unwrap_or("incomplete");
-            deltas.push(Delta::Finish(FinishReason::from_wire(reason)));
+            let reason = FinishReason::from_wire(reason);
+            calls.end_all(&reason, deltas);
+            deltas.push(Delta::Finish(reason));
         }
         "response.failed" => return Err(provider_error(&value["response"])),
         "error" => return Err(provider_error(value)),

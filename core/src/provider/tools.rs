@@ -94,14 +94,25 @@ impl<T: StreamingModel> ToolStreams<T> {
     /// filter or no finish reason it is a truncation.
     pub fn finish(self, reason: Option<&FinishReason>) -> Vec<(usize, ToolResult<T>)> {
         let natural = matches!(reason, Some(FinishReason::Stop | FinishReason::ToolCalls));
+        // What cut a call that had no argument text, when the reason names no cause.
+        let cause = match reason {
+            None => "no finish reason",
+            Some(_) => "an unknown finish reason",
+        };
         self.calls
             .into_iter()
             .map(|(i, mut call)| {
-                if natural && call.stream.position().offset == 0 {
+                let empty = call.stream.position().offset == 0;
+                if natural && empty {
                     // An error here is the one `finish` returns.
                     let _ = call.stream.feed(b"{}");
                 }
-                (i, call.stream.finish_with(reason))
+                let cut = !natural && empty && reason.and_then(FinishReason::stop_cause).is_none();
+                let result = match cut {
+                    true => call.stream.finish_cut(cause),
+                    false => call.stream.finish_with(reason),
+                };
+                (i, result)
             })
             .collect()
     }
