@@ -777,10 +777,10 @@ fn nested_late_tags_replay_within_a_budget() {
         let (_, _, end) = run::<Tree>(&doc, chunk);
         assert_eq!(end, Ok(expected.clone()));
     }
-    // Nothing is copied per level: a byte cap of four times the document is enough. The
-    // budget is 8 times the cap and charges each kept event its memory (about 14 times
-    // its text here); a copy per level would keep about 20 times the document's events.
-    let options = settled::Options::default().max_bytes(4 * doc.len() as u64);
+    // Nothing is copied per level: a byte cap of the document's length is enough. The
+    // budget is 8 times the cap, counting the text kept; a copy per level would keep the
+    // document's text about 20 times.
+    let options = settled::Options::default().max_bytes(doc.len() as u64);
     let mut stream = Tree::stream_with_options(options);
     stream.feed(doc.as_bytes()).unwrap();
     assert_eq!(stream.finish().unwrap(), expected);

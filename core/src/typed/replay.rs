@@ -29,19 +29,24 @@ enum Kept {
 }
 
 impl Kept {
-    /// The memory it takes, as charged to the replay budget: the event itself and the
-    /// text it owns (a number `1` costs its event and its string, not 1 byte).
+    /// The bytes of text it stands for, as charged to the replay budget: its own text
+    /// (a key's with its quotes, a string's decoded fragments, a number's digits), one byte
+    /// for a bracket or a quote. A document kept whole is charged about its length, so
+    /// only values kept more than once (a range of a recording copied to go on after it)
+    /// can outgrow a budget measured in multiples of the byte cap.
     fn size(&self) -> usize {
-        // A string's heap block: its bytes, at least the allocator's smallest block, and
-        // the allocator's header.
-        let text = match self {
-            Kept::Key(text, _) | Kept::Fragment(text) | Kept::Number(text, _) => {
-                text.capacity().max(24) + 8
-            }
-            _ => 0,
-        };
-        // The event, twice: the vector that holds the events grows by doubling.
-        2 * std::mem::size_of::<Kept>() + text
+        match self {
+            Kept::Key(_, span) => span.len().max(2),
+            Kept::Fragment(text) | Kept::Number(text, _) => text.len().max(1),
+            Kept::Bool(true, _) | Kept::Null(_) => 4,
+            Kept::Bool(false, _) => 5,
+            Kept::BeginObject
+            | Kept::EndObject(_)
+            | Kept::BeginArray
+            | Kept::EndArray(_)
+            | Kept::BeginString
+            | Kept::EndString(_) => 1,
+        }
     }
 }
 

@@ -234,8 +234,8 @@ impl<T: StreamingModel> TypedSink<T> {
             _ => 0..0,
         };
         let message = "values kept to be replayed (members written before a late tag, \
-                       untagged values) took more than the stream's budget (memory kept at \
-                       most 8 times the byte cap; the events read sent again at most once \
+                       untagged values) took more than the stream's budget (their text kept \
+                       at most 8 times the byte cap; the events read sent again at most once \
                        per level they nest in, plus 64 times); write tags before the members \
                        they select";
         self.reject(Rejection {
