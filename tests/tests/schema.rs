@@ -511,3 +511,52 @@ fn map_keys_are_the_keys_serde_reads() {
     }
     agrees_with_serde::<Keyed>(&documents);
 }
+
+/// An internally tagged enum that holds itself through a newtype variant (whose content's
+/// members sit beside the tag, so its schema is written in place): the schema is finite,
+/// referring to a definition where it recurs (review: schema generation overflowed the
+/// stack and aborted the process).
+#[test]
+fn internally_tagged_enums_that_hold_themselves_have_finite_schemas() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(tag = "t")]
+    enum Expr {
+        Lit { v: i32 },
+        Neg(Box<Expr>),
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(tag = "a")]
+    enum E1 {
+        X(Box<F1>),
+        W { w: u8 },
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(tag = "b")]
+    enum F1 {
+        Y(Box<E1>),
+        Z { z: u8 },
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Doc {
+        e: E1,
+        x: Option<Expr>,
+    }
+    for schema in [plain::<Expr>(), plain::<Doc>(), plain::<Vec<E1>>()] {
+        assert!(schema.to_string().len() < 10_000, "{schema}");
+    }
+    for schema in [
+        openai_strict::<Doc>(),
+        anthropic_tool::<Doc>("doc", "A doc")["input_schema"].clone(),
+    ] {
+        assert!(schema.to_string().len() < 10_000, "{schema}");
+    }
+    agrees_with_serde::<Doc>(&[
+        json!({"e": {"a": "W", "w": 1}}),
+        json!({"e": {"a": "X", "b": "Z", "z": 1}}),
+        json!({"e": {"a": "X", "b": "Y", "a": "W", "w": 2}}),
+        json!({"e": {"a": "X", "b": "Z"}}),
+        json!({"e": {"a": "X", "b": "Q", "z": 1}}),
+        json!({"e": {"a": "W", "w": 1}, "x": {"t": "Lit", "v": 3}}),
+        json!({"e": {"a": "W", "w": 1}, "x": {"t": "Lit"}}),
+    ]);
+}

@@ -13,6 +13,8 @@ pub struct SchemaGen {
     building: HashSet<String>,
     /// The root model's full type name: references to it point at `#`.
     root: Option<&'static str>,
+    /// Types whose schema is being written in place (see [`SchemaGen::inline`]).
+    inlining: HashSet<&'static str>,
 }
 
 impl SchemaGen {
@@ -22,6 +24,24 @@ impl SchemaGen {
             root: is_model.then(std::any::type_name::<T>),
             ..SchemaGen::default()
         }
+    }
+
+    /// `T`'s schema written in place (an internally tagged variant's content, whose
+    /// members sit beside the tag), built with `build`; where `T` holds itself through
+    /// such places (`#[serde(tag = "t")] enum Expr { Neg(Box<Expr>), .. }`), a reference
+    /// to its definition instead, so that the schema is finite.
+    pub fn inline<T: ?Sized>(&mut self, build: impl Fn(&mut SchemaGen) -> Schema) -> Schema {
+        let full = std::any::type_name::<T>();
+        if self.names.contains_key(full) || self.root == Some(full) {
+            return self.define::<T>(build);
+        }
+        if !self.inlining.insert(full) {
+            // Inside its own schema: a definition the inner place refers to.
+            return self.define::<T>(build);
+        }
+        let schema = build(self);
+        self.inlining.remove(full);
+        schema
     }
 
     /// A reference to the definition of `T`, building it with `build` the first time. Two

@@ -971,7 +971,12 @@ fn with_tag(content: Schema, tag: &str, name: &str) -> Schema {
     }
     let mut required = vec![Schema::from(tag)];
     if let Some(Schema::Array(old)) = content.remove("required") {
-        required.extend(old);
+        // The content of an enum with the same tag names it again: once is enough.
+        for key in old {
+            if !required.contains(&key) {
+                required.push(key);
+            }
+        }
     }
     let mut out = SchemaObject::new();
     out.insert("type", "object");

@@ -374,9 +374,9 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             VariantStyle::Struct => {
                 quote! { #i => __p::Some(<#ty as __p::StreamingModel>::root_schema(__g)), }
             }
-            _ if internal => {
-                quote! { #i => __p::Some(<#ty as __p::StreamingModel>::root_schema(__g)), }
-            }
+            _ if internal => quote! {
+                #i => __p::Some(__g.inline::<#ty>(<#ty as __p::StreamingModel>::root_schema)),
+            },
             _ => quote! { #i => __p::Some(<#ty as __p::StreamingModel>::schema(__g)), },
         }
     });
