@@ -230,6 +230,12 @@ fn number_value(meta: &ParseNestedMeta<'_>, integer: bool) -> syn::Result<f64> {
             "expected a non-negative integer",
         ));
     }
+    if !value.is_finite() {
+        return Err(syn::Error::new_spanned(
+            &expr,
+            "expected a finite number: this one is past the largest `f64`; write a smaller bound, or none",
+        ));
+    }
     Ok(if negative { -value } else { value })
 }
 

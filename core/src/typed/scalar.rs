@@ -6,13 +6,14 @@ use crate::json_schema::{Schema, SchemaGen};
 use std::convert::Infallible;
 
 macro_rules! atomic_scalars {
-    ($($t:ty => $schema:expr),* $(,)?) => {$(
+    ($($t:ty => $schema:expr $(=> $unsupported:expr)?),* $(,)?) => {$(
         /// Appears in the draft only once complete (never `1.` as 1, never `tru`).
         impl StreamingModel for $t {
             type Value = $t;
             type Draft = $t;
             type Field = Infallible;
             type Name = Infallible;
+            $(const LIMITS: crate::typed::Limits = crate::typed::Limits::LEAF.unsupported($unsupported);)?
 
             fn step(member: &mut Member, event: &Event<'_>, slot: &mut dyn Slot<$t>) -> Flow<$t> {
                 atomic_step(member, event, slot)
@@ -62,7 +63,9 @@ fn character() -> Schema {
 
 atomic_scalars!(
     bool => typed("boolean", false),
-    char => character(),
+    char => character() => "a `char` is a string of one character, and strict mode cannot \
+        say so (no `minLength`/`maxLength`): a longer string would be generated; use a \
+        `String`",
     u8 => integer(0, u8::MAX.into()),
     u16 => integer(0, u16::MAX.into()),
     u32 => integer(0, u32::MAX.into()),

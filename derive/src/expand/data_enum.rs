@@ -464,7 +464,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 const LIMITS: __p::Limits = __p::Limits::LEAF #(.with(#limits))* .nest(0);
 
                 fn schema(__g: &mut __p::SchemaGen) -> __p::Schema {
-                    __g.define::<Self>(Self::root_schema)
+                    __g.define::<Self>(<Self as __p::StreamingModel>::root_schema)
                 }
 
                 fn root_schema(__g: &mut __p::SchemaGen) -> __p::Schema {
@@ -476,22 +476,22 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 fn step(
                     __member: &mut __p::Member,
                     __event: &__p::Event<'_>,
-                    __slot: &mut dyn __p::Slot<Self::Draft>,
+                    __slot: &mut dyn __p::Slot<<Self as __p::StreamingModel>::Draft>,
                 ) -> __p::Flow<Self> {
                     __p::union_step::<Self>(__member, __event, __slot)
                 }
 
-                fn frame_draft(__d: &mut Self::Draft) -> __p::Option<&mut dyn ::core::any::Any> {
+                fn frame_draft(__d: &mut <Self as __p::StreamingModel>::Draft) -> __p::Option<&mut dyn ::core::any::Any> {
                     __p::Some(__d)
                 }
 
-                fn to_value(__d: &Self::Draft) -> __p::Result<Self, __p::Rejected> {
+                fn to_value(__d: &<Self as __p::StreamingModel>::Draft) -> __p::Result<Self, __p::Rejected> {
                     match __d {
                         #(#to_value_arms)*
                     }
                 }
 
-                fn into_value(__d: Self::Draft) -> __p::Result<Self, __p::Rejected> {
+                fn into_value(__d: <Self as __p::StreamingModel>::Draft) -> __p::Result<Self, __p::Rejected> {
                     match __d {
                         #(#into_value_arms)*
                     }
@@ -522,9 +522,9 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                 fn variant<'__d>(
                     __i: usize,
                     __op: __p::VariantOp<'_, '_>,
-                    __d: __p::Option<&'__d mut Self::Draft>,
-                    __place: &mut __p::Option<Self::Draft>,
-                ) -> __p::VariantReply<'__d, Self::Field> {
+                    __d: __p::Option<&'__d mut <Self as __p::StreamingModel>::Draft>,
+                    __place: &mut __p::Option<<Self as __p::StreamingModel>::Draft>,
+                ) -> __p::VariantReply<'__d, <Self as __p::StreamingModel>::Field> {
                     match __i {
                         #(#variant_arms)*
                         _ => __p::VariantReply::Wrapped(__p::None),

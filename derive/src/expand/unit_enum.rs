@@ -54,25 +54,25 @@ pub(super) fn expand(model: &Model<'_>) -> TokenStream {
                 fn step(
                     __member: &mut ::settled::__private::Member,
                     __event: &::settled::__private::Event<'_>,
-                    __slot: &mut dyn ::settled::__private::Slot<Self::Draft>,
-                ) -> ::settled::__private::Flow<Self::Value> {
+                    __slot: &mut dyn ::settled::__private::Slot<<Self as ::settled::StreamingModel>::Draft>,
+                ) -> ::settled::__private::Flow<<Self as ::settled::StreamingModel>::Value> {
                     #step
                 }
 
-                fn to_value(__draft: &Self::Draft) -> ::core::result::Result<Self::Value, ::settled::__private::Rejected> {
+                fn to_value(__draft: &<Self as ::settled::StreamingModel>::Draft) -> ::core::result::Result<<Self as ::settled::StreamingModel>::Value, ::settled::__private::Rejected> {
                     ::core::result::Result::Ok(::core::clone::Clone::clone(__draft))
                 }
 
-                fn into_value(__draft: Self::Draft) -> ::core::result::Result<Self::Value, ::settled::__private::Rejected> {
+                fn into_value(__draft: <Self as ::settled::StreamingModel>::Draft) -> ::core::result::Result<<Self as ::settled::StreamingModel>::Value, ::settled::__private::Rejected> {
                     ::core::result::Result::Ok(__draft)
                 }
 
                 fn schema(_: &mut ::settled::__private::SchemaGen) -> ::settled::__private::Schema {
                     let __names: ::std::vec::Vec<::settled::__private::Schema> =
-                        ::std::vec![#(::settled::__private::Schema::from(#names)),*];
+                        ::std::vec![#(<::settled::__private::Schema as ::core::convert::From<_>>::from(#names)),*];
                     let mut __schema = ::settled::__private::Schema::object([
-                        ("type", ::settled::__private::Schema::from("string")),
-                        ("enum", ::settled::__private::Schema::from(__names)),
+                        ("type", <::settled::__private::Schema as ::core::convert::From<_>>::from("string")),
+                        ("enum", <::settled::__private::Schema as ::core::convert::From<_>>::from(__names)),
                     ]);
                     #describe
                     __schema

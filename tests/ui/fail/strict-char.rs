@@ -1,0 +1,10 @@
+use serde::Deserialize;
+use settled::StreamingModel;
+
+#[derive(Debug, Deserialize, StreamingModel)]
+#[settled(strict)]
+struct Grade {
+    letter: char,
+}
+
+fn main() {}
