@@ -560,3 +560,37 @@ fn internally_tagged_enums_that_hold_themselves_have_finite_schemas() {
         json!({"e": {"a": "W", "w": 1}, "x": {"t": "Lit"}}),
     ]);
 }
+
+/// An internally tagged variant holding `Option<Model>`: serde reads the model's members
+/// beside the tag (never `null`), so the schema says that (review: the model's closed
+/// definition was referred to beside the tag, refusing it, and the strict profile was
+/// left with an empty `anyOf`).
+#[test]
+fn an_internally_tagged_variant_holding_an_optional_model_reads_its_members() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(deny_unknown_fields)]
+    struct Closed {
+        x: u8,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    #[serde(tag = "t")]
+    enum IntOpt {
+        A(Option<Closed>),
+        B { b: u8 },
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Holder {
+        o: IntOpt,
+    }
+    agrees_with_serde::<Holder>(&[
+        json!({"o": {"t": "A", "x": 1}}),
+        json!({"o": {"t": "A"}}),
+        json!({"o": {"t": "A", "x": 1, "y": 2}}),
+        json!({"o": {"t": "A", "x": null}}),
+        json!({"o": {"t": "B", "b": 2}}),
+        json!({"o": null}),
+    ]);
+    let strict = openai_strict::<Holder>();
+    jsonschema::validator_for(&strict.to_value()).expect("the strict schema compiles");
+    assert!(!strict.to_string().contains("\"anyOf\":[]"), "{strict}");
+}

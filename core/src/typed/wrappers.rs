@@ -26,6 +26,14 @@ impl<T: StreamingModel> StreamingModel for Option<T> {
         schema
     }
 
+    /// `T`'s in place, or `null`: where a model's members are written beside others (an
+    /// internally tagged variant's content), they are `T`'s own.
+    fn root_schema(generator: &mut SchemaGen) -> Schema {
+        let mut schema = T::root_schema(generator);
+        crate::json_schema::make_nullable(&mut schema);
+        schema
+    }
+
     fn step(
         member: &mut Member,
         event: &Event<'_>,
