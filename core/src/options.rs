@@ -33,7 +33,10 @@ pub struct Options {
     /// error is the stream's, not
     /// [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor an empty one held in
     /// prose. Input that ends inside a value begun in prose is truncated, whatever came
-    /// before it, unless the value is no more than `[` (a task list's `- [ `).
+    /// before it, unless the value is no more than `[` (a task list's `- [ `). A comment
+    /// before the value where the reply's text begins, or inside a JSON fence, is skipped
+    /// (`// example: {"id": 0}` names no value); in other prose a `/` is prose
+    /// (`https://…`).
     ///
     /// A reply that is one scalar and nothing else (`42`, `"yes"`, `null`; after
     /// reasoning blocks or in a JSON fence, its closing fence perhaps cut) is the value, as

@@ -50,6 +50,10 @@ impl Scanner {
             let (n, over) = skipping.scan(rest);
             skipped_to = Some((!over).then_some(skipping));
             n
+        } else if self.comment_in_prose() {
+            rest.iter()
+                .position(|&c| PROSE_STOP[usize::from(c)] || c == b'/')
+                .unwrap_or(rest.len())
         } else {
             rest.iter()
                 .position(|&c| PROSE_STOP[usize::from(c)])
@@ -128,6 +132,8 @@ impl Scanner {
                 self.state = State::FenceTicks;
                 Ok(at + 1)
             }
+            Some(b'/') if self.comment_in_prose() => self.comment_start(at, State::Prose),
+            Some(b'/') => Ok(at + 1),
             Some(_) if self.replaying => {
                 // A tag after a lone backtick is quoted (`` `<think> `` in prose): no block.
                 self.preamble.prose_seen = true;
@@ -503,13 +509,25 @@ impl Scanner {
         Ok(j)
     }
 
-    /// A `/` where whitespace may appear inside the value: a comment in lenient mode.
+    /// A comment before the first root is one where the reply's text begins (nothing but
+    /// whitespace, reasoning or comments before it) or inside a JSON fence: a root named
+    /// in it (`// example: {"id": 0}`) is no value. In other prose, `/` is prose
+    /// (`https://…`, `and/or`).
+    fn comment_in_prose(&self) -> bool {
+        !self.done
+            && !self.options.strict
+            && !self.replaying
+            && (self.preamble.fenced || !self.preamble.prose_seen)
+    }
+
+    /// A `/` where whitespace may appear inside the value: a comment in lenient mode (or
+    /// before the root, see `comment_in_prose`).
     pub(super) fn comment_start(&mut self, i: usize, resume: State) -> Step {
         if self.options.strict {
             return Err(stop(Reason::CommentInStrict, i));
         }
-        self.comment_pad(1, i)?;
         self.after_comment = resume;
+        self.comment_pad(1, i)?;
         self.state = State::CommentSlash;
         // Comments become spaces (newlines kept): the clean text stays aligned with the
         // input, byte for byte and line for line.
@@ -517,8 +535,17 @@ impl Scanner {
         Ok(i + 1)
     }
 
-    /// `len` bytes of a comment from `i`: padding when inside the value (see `pad`).
+    /// `len` bytes of a comment from `i`: padding when inside the value (see `pad`); before
+    /// the root, bytes the idle limit counts as it counts prose.
     fn comment_pad(&mut self, len: usize, i: usize) -> Result<(), Stop> {
+        if self.after_comment == State::Prose {
+            let room = self.options.idle_limit.saturating_sub(self.idle_bytes(i));
+            if len as u64 > room {
+                let at = i + usize::try_from(room).unwrap_or(len);
+                return Err(stop(Reason::IdleLimit(self.options.idle_limit), at));
+            }
+            return Ok(());
+        }
         match self.stack.is_empty() {
             true => Ok(()),
             false => self.pad(len, i),
@@ -529,6 +556,12 @@ impl Scanner {
         match b.get(i) {
             Some(b'/') => self.state = State::LineComment,
             Some(b'*') => self.state = State::BlockComment,
+            Some(_) if self.after_comment == State::Prose => {
+                // A lone `/` before the root: prose after all.
+                self.preamble.prose_seen = true;
+                self.state = State::Prose;
+                return Ok(i);
+            }
             Some(_) => return Err(stop(Reason::InvalidComment, i)),
             None => return Ok(i),
         }

@@ -678,6 +678,13 @@ impl Scanner {
             }
             return Ok(());
         }
+        if self.state == State::ThinkOpen && usize::from(self.preamble.tag) == lenient::BRACKET_TAG
+        {
+            // Cut inside `[TH…` where the reply begins: an array or Magistral's `[THINK]`,
+            // cut either way (no refusal of the bracket as a root).
+            self.refused_root = None;
+            return Err(self.fail(Reason::EofWhileParsingArray, &[], 0));
+        }
         if let Some(result) = self.fall_back_on_empty_root(sink) {
             return result;
         }
@@ -694,6 +701,12 @@ impl Scanner {
                     Some(offset) => Reason::EofAfterFalseStart(offset),
                     None => Reason::EofBeforeValue,
                 }
+            }
+            // Inside a comment before the root.
+            State::CommentSlash | State::LineComment | State::BlockComment | State::BlockStar
+                if self.after_comment == State::Prose =>
+            {
+                Reason::EofBeforeValue
             }
             State::ThinkBody => Reason::EofInThink,
             State::ValueStart if self.stack.is_empty() && self.options.strict => {

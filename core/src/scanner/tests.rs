@@ -250,8 +250,51 @@ fn a_bracketed_think_block_is_reasoning() {
     at_every_split(&lenient(), "[tru] [6]", "[6]");
     // After prose it opens nothing: the bracket is a root's, or prose.
     at_every_split(&lenient(), "Note: [THINK] {\"a\": 7}", r#"{"a":7}"#);
-    // A cut block is no value.
+    // A cut block is no value; a reply cut inside the tag is cut (review: `invalid`).
     fails(&lenient(), b"[THINK]{\"a\": 1}", ErrorKind::NoStructure);
+    for cut in ["[T", "[TH", "  [THINK", "[thin"] {
+        fails(&lenient(), cut.as_bytes(), ErrorKind::Truncated);
+    }
+}
+
+/// A comment where the reply's text begins, or inside a JSON fence, before the root: a
+/// value named in it is no value (review: `// example: {"id": 0}` in a fence was read as
+/// the answer, and `/* default: [] */` gave `[]` without a warning). In other prose a `/`
+/// is prose.
+#[test]
+fn a_comment_before_the_root_is_skipped() {
+    let cases = [
+        (
+            "```json\n// example: {\"id\": 0}\n{\"id\": 42}\n```\n",
+            r#"{"id":42}"#,
+        ),
+        ("```jsonc\n/* default: [] */\n[1, 2, 3]\n```", "[1,2,3]"),
+        ("/* {\"x\": 1} */ {\"a\": 1}", r#"{"a":1}"#),
+        ("// comment {\"x\": 1}\n{\"a\": 1}", r#"{"a":1}"#),
+        ("  // c\n/* d ** / */ [4]", "[4]"),
+        ("<think>[0]</think>\n// note [1]\n[5]", "[5]"),
+        // A `/` that opens no comment is prose, and prose turns comments off.
+        ("/x {\"a\": 3}", r#"{"a":3}"#),
+        ("see https://x.com/{id} then {\"a\": 2}", r#"{"a":2}"#),
+        ("and/or // {\"a\": 6}", r#"{"a":6}"#),
+    ];
+    for (input, expected) in cases {
+        at_every_split(&lenient(), input, expected);
+    }
+    // Nothing but comments, or one left open: no value.
+    for input in ["// only", "/* open {\"a\": 1}", "/"] {
+        fails(&lenient(), input.as_bytes(), ErrorKind::NoStructure);
+    }
+    // Their bytes count toward the idle limit as prose does.
+    let options = lenient().idle_limit(5);
+    let error = fails(
+        &options,
+        b"/* a long comment */ {\"a\": 1}",
+        ErrorKind::NoStructure,
+    );
+    assert_eq!(error.offset(), 5);
+    // Strict mode reads JSON only.
+    fails(&strict(), b"// c\n{}", ErrorKind::Invalid);
 }
 
 #[test]
