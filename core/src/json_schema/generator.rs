@@ -142,7 +142,9 @@ fn accepts_null(map: &Object) -> bool {
 
 /// Sets a constraint keyword on `schema`, or on its non-null branch if it is nullable. A
 /// bound narrows the one the type already has (`maximum = 1000` on a `u8` keeps
-/// `maximum: 255`): the schema never admits what serde refuses.
+/// `maximum: 255`): no bound admits a number serde refuses for the range. (JSON Schema's
+/// `integer` admits `1.0` and `1e2`, which serde refuses for an integer type: the schema
+/// cannot say that, and a model writing one gets serde's error as the value settles.)
 pub fn constrain(schema: &mut Schema, keyword: &str, value: Schema) {
     if let Some(Schema::Array(branches)) = schema.as_object_mut().and_then(|o| o.get_mut("anyOf")) {
         if let Some(Schema::Object(map)) = branches.iter_mut().find(|b| b["type"] != "null") {

@@ -366,7 +366,13 @@ impl ObjectSchema {
             }
         }
         if let Some(Schema::Array(required)) = object.remove("required") {
-            self.required.extend(required);
+            // Two flattened structs that share a key list it once (serde reads such a
+            // model only if the key's value suits both).
+            for key in required {
+                if !self.required.contains(&key) {
+                    self.required.push(key);
+                }
+            }
         }
         // Its flattened map takes the keys nobody reads: so does this struct.
         if let Some(rest @ Schema::Object(_)) = object.remove("additionalProperties") {
