@@ -168,11 +168,16 @@ impl Scanner {
     /// The tentative first root failed at its first value, after a key and its colon, or
     /// it is an array where the reply begins (see `Scanner::refused_root`).
     pub(super) fn refusable(&self) -> bool {
+        // A `/` that opens no comment there fails where the value would go on.
+        let at = match self.state {
+            State::CommentSlash => self.after_comment,
+            state => state,
+        };
         !self.done
             && (self.bare_array
                 || self.key_pending
                     && matches!(
-                        self.state,
+                        at,
                         State::ValueStart | State::Number | State::Literal | State::AfterValue
                     ))
     }

@@ -575,6 +575,11 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
         ("x {\"a\": 5 \"b\": 1}", 10, 1, 11),
         ("Use {} for R. Here: {\"a\": tru}", 29, 1, 30),
         ("é {\"a\": NaN}", 9, 1, 10),
+        // A `/` that opens no comment, where the value would go on (review: these were
+        // `no_structure`, as if the bracket had begun prose).
+        ("Sure: {\"a\": 1/2}", 14, 1, 15),
+        ("Sure: {\"a\": 1 /x}", 15, 1, 16),
+        ("Sure: {\"a\": /x 1}", 13, 1, 14),
     ] {
         let error = fails(&lenient(), input.as_bytes(), ErrorKind::Invalid);
         assert_eq!(
