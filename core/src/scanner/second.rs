@@ -167,6 +167,7 @@ impl Scanner {
 
     /// The tentative first root failed at its first value, after a key and its colon, or
     /// it is an array where the reply begins (see `Scanner::refused_root`).
+    #[cold]
     pub(super) fn refusable(&self) -> bool {
         // A `/` that opens no comment there fails where the value would go on.
         let at = match self.state {
