@@ -779,6 +779,33 @@ fn a_new_id_at_a_used_index_is_a_new_call() {
     }
 }
 
+/// Two indexes are two calls, even when a server gives them the same id (a Gemini adapter
+/// used the tool's name as the id; review: the second call's arguments went into the
+/// first call's and the second call was lost).
+#[test]
+fn two_indexes_with_one_id_are_two_calls() {
+    let chunk = |call: &str| {
+        format!(r#"data: {{"choices":[{{"index":0,"delta":{{"tool_calls":[{call}]}}}}]}}"#) + "\n\n"
+    };
+    let body = [
+        r#"{"index":0,"id":"call_0","function":{"name":"f","arguments":""}}"#,
+        r#"{"index":0,"function":{"arguments":"{\"a\":1}"}}"#,
+        r#"{"index":1,"id":"call_0","function":{"name":"g","arguments":""}}"#,
+        r#"{"index":1,"function":{"arguments":"{\"b\":2}"}}"#,
+        r#"{"index":0,"id":"call_0","function":{"arguments":" "}}"#,
+    ]
+    .map(chunk)
+    .concat()
+        + r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#
+        + "\n\n";
+    for size in [1, 7, body.len()] {
+        let deltas = decode(Provider::OpenAiChat, body.as_bytes(), size);
+        // The id repeated at its own index continues that call.
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"a":1} "#);
+        assert_eq!(text_of(&deltas, Channel::Tool(1)), r#"{"b":2}"#);
+    }
+}
+
 /// Arguments sent whole with a call's start are complete whatever ends the response: a
 /// token limit after them, or no finish reason at all (review: they were dropped, and the
 /// call was `Truncated` with nothing read).

@@ -4,7 +4,7 @@
 //!   (the schema-less tree is the largest structure: a node and its links per value),
 //!   except where serde itself buffers a value whole (an untagged or late-tagged enum):
 //!   serde's `Content` tree of dense small values takes over 100 times their text in
-//!   `serde_json::from_slice` alone, and the stream holds 1.4 to 3 times that (its kept
+//!   `serde_json::from_slice` alone, and the stream holds about 1.4 to 3 times that (its kept
 //!   events; their text bounded by the replay budget, 8 times the byte cap: the README
 //!   says so);
 //! - time: linear in the input for any depth cap (each byte is scanned once, each event

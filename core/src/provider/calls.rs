@@ -33,22 +33,23 @@ pub(super) struct Calls {
 }
 
 impl Calls {
-    /// The index of the call a tool call chunk belongs to: the call of its id if the id is
-    /// known, else the call its `index` stands for (a new call when the chunk brings a
-    /// new id to an index whose call has one: some OpenAI-compatible servers give every
-    /// call index 0). For a chunk sent without an index (some servers send each call
-    /// whole, with its id and no index): for a new id, the call open if it has no id yet
-    /// (its name came first) and the next call if it has; no id continues the last call.
+    /// The index of the call a tool call chunk belongs to: the call its `index` stands for
+    /// (a new call when the chunk brings another id to an index whose call has one: some
+    /// OpenAI-compatible servers give every call index 0; two indexes are two calls, even
+    /// with the same id). For a chunk sent without an index (some servers send each call
+    /// whole, with its id and no index): the call of its id if known; for a new id, the
+    /// call open if it has no id yet (its name came first) and the next call if it has;
+    /// no id continues the last call.
     pub(super) fn call_of(&mut self, index: Option<usize>, id: Option<&str>) -> usize {
         let known = id.and_then(|id| self.ids.get(id).copied());
         let n = match (index, known, id) {
-            (_, Some(n), _) => n,
-            (Some(given), None, id) => match self.given.get(&given).copied() {
-                Some(n) if id.is_none() || !self.with_id.contains(&n) => n,
+            (Some(given), known, id) => match self.given.get(&given).copied() {
+                Some(n) if id.is_none() || known == Some(n) || !self.with_id.contains(&n) => n,
                 Some(_) => self.next(),
                 None if self.numbers.contains(&given) => self.next(),
                 None => given,
             },
+            (None, Some(n), _) => n,
             (None, None, None) => self.last.unwrap_or(0),
             (None, None, Some(_)) => match self.last {
                 Some(n) if !self.with_id.contains(&n) => n,

@@ -133,7 +133,11 @@ impl Scanner {
                 Ok(at + 1)
             }
             Some(b'/') if self.comment_in_prose() => self.comment_start(at, State::Prose),
-            Some(b'/') => Ok(at + 1),
+            Some(b'/') => {
+                // Prose after all (prose came before it): counted as prose is.
+                self.check_idle(at)?;
+                Ok(at + 1)
+            }
             Some(_) if self.replaying => {
                 // A tag after a lone backtick is quoted (`` `<think> `` in prose): no block.
                 self.preamble.prose_seen = true;
@@ -271,8 +275,11 @@ impl Scanner {
             None => self.last_fed,
         };
         let glued_fence = self.preamble.fenced && !self.preamble.prose_seen;
+        let after_block =
+            self.preamble.block_end != 0 && self.fed + at as u64 == self.preamble.block_end;
         (before.is_ascii_alphanumeric() || before >= 0x80 || matches!(before, b'_' | b']' | b')'))
             && !glued_fence
+            && !after_block
     }
 
     /// `c` opens an array in prose after an empty container in prose (`Result: []. See
@@ -434,8 +441,11 @@ impl Scanner {
         }
         if usize::from(self.preamble.tag) == BRACKET_TAG {
             // Not `[THINK]`: the bracket that began the reply is skipped to its close, as
-            // any other that fails there is (see `Scanner::abandon`).
+            // any other that fails there is (see `Scanner::abandon`), and refused.
             self.skipping = Some(super::state::Skip::to_close(b'['));
+            if let Some(refusal) = self.bracket_refusal.take() {
+                self.refused_root = Some(refusal);
+            }
         }
         self.preamble.prose_seen = true;
         self.state = State::Prose;
@@ -457,7 +467,7 @@ impl Scanner {
     fn enter_think(&mut self, i: usize, tag_len: usize) -> usize {
         if usize::from(self.preamble.tag) == BRACKET_TAG {
             // Its bracket was no root refused: a tag.
-            self.refused_root = None;
+            self.bracket_refusal = None;
             self.false_start = None;
         }
         self.think_bytes += tag_len as u64;
@@ -471,6 +481,9 @@ impl Scanner {
     /// Matched as the other tags are (`think_open`); if they do not, the bracket is
     /// skipped to its close.
     pub(super) fn bracket_tag(&mut self, matched: u8) {
+        // Its refusal as a root stands only if the tag does not follow (a cap or the end
+        // while matching finds a cut, not a refused root).
+        self.bracket_refusal = self.refused_root.take();
         self.preamble.tag = BRACKET_TAG as u8;
         self.preamble.tag_pos = matched;
         self.state = State::ThinkOpen;
@@ -489,6 +502,7 @@ impl Scanner {
                 self.preamble.tag_pos += 1;
                 if pos + 1 == close.len() {
                     self.think_bytes += (j + 1 - i) as u64;
+                    self.preamble.block_end = self.fed + (j + 1) as u64;
                     self.preamble.tag_pos = 0;
                     self.preamble.prose_seen = false;
                     self.preamble.fenced = false;
@@ -572,12 +586,13 @@ impl Scanner {
 
     pub(super) fn line_comment(&mut self, b: &[u8], i: usize) -> Step {
         let rest = b.get(i..).unwrap_or_default();
-        match rest.iter().position(|&c| c == b'\n') {
+        // A line ends at `\n`, or at a `\r` alone (`\r\n`'s `\n` is whitespace after).
+        match rest.iter().position(|&c| c == b'\n' || c == b'\r') {
             Some(nl) => {
                 self.comment_pad(nl + 1, i)?;
                 self.state = self.after_comment;
                 self.clean.resize(self.clean.len() + nl, b' ');
-                self.clean.push(b'\n');
+                self.clean.push(rest.get(nl).copied().unwrap_or(b'\n'));
                 Ok(i + nl + 1)
             }
             None => {

@@ -26,6 +26,12 @@ enum At {
     Tag(u8),
     /// Whitespace after the fence's line.
     FenceLead,
+    /// A `/` before the scalar (`fence`: inside the fence).
+    Slash { fence: bool },
+    /// A `//` comment before the scalar, to its line's end.
+    LineComment { fence: bool },
+    /// A `/* */` comment before the scalar (`star`: its last byte was `*`).
+    BlockComment { fence: bool, star: bool },
     /// Inside a string scalar (after a backslash: `escaped`).
     Str { escaped: bool },
     /// A number or a literal: bytes that may continue one.
@@ -36,6 +42,14 @@ enum At {
     CloseTicks(u8),
     /// Whitespace after the closing fence.
     Closed,
+}
+
+/// Where a comment before the scalar returns to: inside the fence or before it.
+fn lead(fence: bool) -> At {
+    match fence {
+        true => At::FenceLead,
+        false => At::Lead,
+    }
 }
 
 /// The first byte of the closing tag of reasoning tag `tag`.
@@ -143,6 +157,21 @@ impl Lone {
                 pos: 1,
             },
             At::Lead if c == b'`' => At::Ticks(1),
+            At::Lead | At::FenceLead if c == b'/' => At::Slash {
+                fence: self.at == At::FenceLead,
+            },
+            At::Slash { fence } => match c {
+                b'/' => At::LineComment { fence },
+                b'*' => At::BlockComment { fence, star: false },
+                _ => return false,
+            },
+            At::LineComment { fence } if matches!(c, b'\n' | b'\r') => lead(fence),
+            At::LineComment { .. } => self.at,
+            At::BlockComment { fence, star: true } if c == b'/' => lead(fence),
+            At::BlockComment { fence, .. } => At::BlockComment {
+                fence,
+                star: c == b'*',
+            },
             At::Lead | At::FenceLead => return self.begin(c),
             At::Open { tag, pos } => {
                 let matched = TAGS

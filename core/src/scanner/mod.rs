@@ -194,6 +194,8 @@ pub struct Scanner {
     /// no other root is confirmed, this is what the reading ends with (not `NoStructure`,
     /// nor an empty container held in prose).
     refused_root: Option<Error>,
+    /// `refused_root` set aside while what followed the bracket may be `[THINK]`.
+    bracket_refusal: Option<Error>,
     /// The root is an array where the reply begins (no prose before it): the value once
     /// its first element begins as a container or a string (or it closes), or is a number
     /// or a literal a separator follows; but prose if it fails before that (`[NOTE] …`,
@@ -308,6 +310,7 @@ impl Scanner {
                 in_code: false,
                 span_open: None,
                 resume_back: 0,
+                block_end: 0,
                 fence_tag: [0; 8],
                 fence_tag_len: 0,
             },
@@ -326,6 +329,7 @@ impl Scanner {
             false_start: None,
             empty_root: None,
             refused_root: None,
+            bracket_refusal: None,
             bare_array: false,
             citation_open: false,
             index_open: false,
@@ -682,7 +686,7 @@ impl Scanner {
         {
             // Cut inside `[TH…` where the reply begins: an array or Magistral's `[THINK]`,
             // cut either way (no refusal of the bracket as a root).
-            self.refused_root = None;
+            self.bracket_refusal = None;
             return Err(self.fail(Reason::EofWhileParsingArray, &[], 0));
         }
         if let Some(result) = self.fall_back_on_empty_root(sink) {

@@ -140,6 +140,9 @@ pub(crate) struct Preamble {
     /// character split across chunks: the prose began this many bytes earlier, in the
     /// previous chunk (for the idle limit, as if the chunks had been one).
     pub(crate) resume_back: u8,
+    /// The input offset right after the last reasoning block's closing tag: a bracket
+    /// there opens a value, though the tag ends in `]` (`[/THINK][1]`).
+    pub(crate) block_end: u64,
 }
 
 impl Preamble {

@@ -255,6 +255,18 @@ fn a_bracketed_think_block_is_reasoning() {
     for cut in ["[T", "[TH", "  [THINK", "[thin"] {
         fails(&lenient(), cut.as_bytes(), ErrorKind::Truncated);
     }
+    // A bracket right after the closing tag opens the value (review: it was taken for an
+    // index, as in `m[1][2]`).
+    at_every_split(&lenient(), "[THINK]x[/THINK][1]", "[1]");
+    at_every_split(&lenient(), "[THINK]x[/THINK][true]", "[true]");
+    // A byte cap inside the tag is the cap (review: the bracket's refusal as a root).
+    for cap in 2..=6 {
+        let options = lenient().max_bytes(cap);
+        let error = fails(&options, b"[THINK]ab[/THINK]{\"a\":1}", ErrorKind::TooLarge);
+        assert_eq!(error.offset(), cap);
+    }
+    // A near miss is still the bracket's refusal when nothing else comes.
+    fails(&lenient(), b"[NOTE] x", ErrorKind::Invalid);
 }
 
 /// A comment where the reply's text begins, or inside a JSON fence, before the root: a
@@ -295,6 +307,23 @@ fn a_comment_before_the_root_is_skipped() {
     assert_eq!(error.offset(), 5);
     // Strict mode reads JSON only.
     fails(&strict(), b"// c\n{}", ErrorKind::Invalid);
+    // A line comment ends at a `\r` alone too (review: it swallowed the answer).
+    at_every_split(&lenient(), "// a\r[3]", "[3]");
+    // A reply that is one scalar after comments is that scalar.
+    at_every_split(&lenient(), "// c\n42", "42");
+    at_every_split(&lenient(), "/* c ** / */ \"yes\"", r#""yes""#);
+    at_every_split(&lenient(), "```json\n// c\n1\n```", "1");
+    // A `/` in prose counts toward the idle limit where it stands, at any chunking
+    // (review: the limit landing on it was reported a byte late, fed whole).
+    for (input, limit) in [
+        ("a/b {\"a\":1}", 1),
+        ("x // y {\"a\":1}", 2),
+        ("http://x.y/z {\"a\":1}", 5),
+    ] {
+        let options = lenient().idle_limit(limit);
+        let error = fails(&options, input.as_bytes(), ErrorKind::NoStructure);
+        assert_eq!(error.offset(), limit, "{input}");
+    }
 }
 
 #[test]
