@@ -779,6 +779,73 @@ fn a_new_id_at_a_used_index_is_a_new_call() {
     }
 }
 
+/// Calls at index 0 told apart by their ids and names (a second review: interleaved calls
+/// that repeat their ids were split into a call per chunk, and a second name given before
+/// its id renamed the first call).
+#[test]
+fn calls_at_one_index_are_told_apart_by_ids_and_names() {
+    let chunk = |call: &str| {
+        format!(r#"data: {{"choices":[{{"index":0,"delta":{{"tool_calls":[{call}]}}}}]}}"#) + "\n\n"
+    };
+    let end = r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#
+        .to_owned()
+        + "\n\n";
+    let interleaved = [
+        r#"{"index":0,"id":"a","function":{"name":"f","arguments":"{\"q\":"}}"#,
+        r#"{"index":0,"id":"b","function":{"name":"g","arguments":"{\"r\":"}}"#,
+        r#"{"index":0,"id":"a","function":{"arguments":"1}"}}"#,
+        r#"{"index":0,"id":"b","function":{"arguments":"2}"}}"#,
+    ]
+    .map(chunk)
+    .concat()
+        + &end;
+    let names_first = [
+        r#"{"index":0,"function":{"name":"f"}}"#,
+        r#"{"index":0,"id":"a","function":{"arguments":"{\"q\":1}"}}"#,
+        r#"{"index":0,"function":{"name":"g"}}"#,
+        r#"{"index":0,"id":"b","function":{"arguments":"{\"r\":2}"}}"#,
+    ]
+    .map(chunk)
+    .concat()
+        + &end;
+    // A server that repeats the name with every chunk of one call.
+    let repeated = [
+        r#"{"index":0,"id":"a","function":{"name":"f","arguments":"{\"q\":"}}"#,
+        r#"{"index":0,"function":{"name":"f","arguments":"1}"}}"#,
+    ]
+    .map(chunk)
+    .concat()
+        + &end;
+    for (body, calls) in [
+        (
+            &interleaved,
+            &[(0, "f", r#"{"q":1}"#), (1, "g", r#"{"r":2}"#)][..],
+        ),
+        (
+            &names_first,
+            &[(0, "f", r#"{"q":1}"#), (1, "g", r#"{"r":2}"#)][..],
+        ),
+        (&repeated, &[(0, "f", r#"{"q":1}"#)][..]),
+    ] {
+        for size in [1, 7, body.len()] {
+            let deltas = decode(Provider::OpenAiChat, body.as_bytes(), size);
+            let mut tools = ToolStreams::<serde_json::Value>::new();
+            for delta in &deltas {
+                tools.feed(delta).unwrap();
+            }
+            let named: Vec<_> = tools
+                .calls()
+                .map(|(i, call)| (i, call.name.clone().unwrap_or_default()))
+                .collect();
+            let expected: Vec<_> = calls.iter().map(|(i, n, _)| (*i, n.to_string())).collect();
+            assert_eq!(named, expected, "{body}");
+            for (i, _, text) in calls {
+                assert_eq!(text_of(&deltas, Channel::Tool(*i)), *text, "{body}");
+            }
+        }
+    }
+}
+
 /// Two indexes are two calls, even when a server gives them the same id (a Gemini adapter
 /// used the tool's name as the id; review: the second call's arguments went into the
 /// first call's and the second call was lost).

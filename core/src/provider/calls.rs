@@ -28,31 +28,47 @@ pub(super) struct Calls {
     /// with another id came at an index whose call has one (some servers give every call
     /// index 0), or the index's number was already a call's.
     given: BTreeMap<usize, usize>,
-    /// Every call number handed out.
-    numbers: BTreeSet<usize>,
+    /// Every call number handed out, and the index the provider gave it (if any).
+    numbers: BTreeMap<usize, Option<usize>>,
+    /// The tool name each call was given.
+    names: BTreeMap<usize, String>,
 }
 
 impl Calls {
-    /// The index of the call a tool call chunk belongs to: the call its `index` stands for
-    /// (a new call when the chunk brings another id to an index whose call has one: some
-    /// OpenAI-compatible servers give every call index 0; two indexes are two calls, even
-    /// with the same id). For a chunk sent without an index (some servers send each call
-    /// whole, with its id and no index): the call of its id if known; for a new id, the
-    /// call open if it has no id yet (its name came first) and the next call if it has;
-    /// no id continues the last call.
-    pub(super) fn call_of(&mut self, index: Option<usize>, id: Option<&str>) -> usize {
+    /// The index of the call a tool call chunk belongs to. With an `index`: the call of
+    /// its id if that call came at the same index, else the call the index stands for (a
+    /// new call when the chunk brings another id, or another name, to an index whose call
+    /// has one: some OpenAI-compatible servers give every call index 0; two indexes are
+    /// two calls, even with the same id). Without one (some servers send each call whole,
+    /// with its id and no index): the call of its id if known; for a new id, the call open
+    /// if it has no id yet (its name came first) and the next call if it has; no id
+    /// continues the last call, unless it brings another name.
+    pub(super) fn call_of(
+        &mut self,
+        index: Option<usize>,
+        id: Option<&str>,
+        name: Option<&str>,
+    ) -> usize {
         let known = id.and_then(|id| self.ids.get(id).copied());
-        let n = match (index, known, id) {
-            (Some(given), known, id) => match self.given.get(&given).copied() {
-                Some(n) if id.is_none() || known == Some(n) || !self.with_id.contains(&n) => n,
+        // The chunk names another tool than call `n` has: another call.
+        let renamed = |calls: &Self, n: usize| {
+            known.is_none()
+                && name.is_some_and(|name| calls.names.get(&n).is_some_and(|had| had != name))
+        };
+        let n = match (index, known) {
+            (Some(given), Some(n)) if self.numbers.get(&n) == Some(&Some(given)) => n,
+            (Some(given), _) => match self.given.get(&given).copied() {
+                Some(n) if renamed(self, n) => self.next(),
+                Some(n) if id.is_none() || !self.with_id.contains(&n) => n,
                 Some(_) => self.next(),
-                None if self.numbers.contains(&given) => self.next(),
+                None if self.numbers.contains_key(&given) => self.next(),
                 None => given,
             },
-            (None, Some(n), _) => n,
-            (None, None, None) => self.last.unwrap_or(0),
-            (None, None, Some(_)) => match self.last {
-                Some(n) if !self.with_id.contains(&n) => n,
+            (None, Some(n)) => n,
+            (None, None) => match (self.last, id) {
+                (Some(n), _) if renamed(self, n) => self.next(),
+                (last, None) => last.unwrap_or(0),
+                (Some(n), Some(_)) if !self.with_id.contains(&n) => n,
                 _ => self.next(),
             },
         };
@@ -63,15 +79,18 @@ impl Calls {
             self.ids.entry(id.to_owned()).or_insert(n);
             self.with_id.insert(n);
         }
-        self.numbers.insert(n);
+        if let Some(name) = name {
+            self.names.entry(n).or_insert_with(|| name.to_owned());
+        }
+        self.numbers.entry(n).or_insert(index);
         self.last = Some(n);
         n
     }
 
     /// A call number none has had, past every one handed out.
     fn next(&self) -> usize {
-        let past = |set: &BTreeSet<usize>| set.last().map_or(0, |m| m + 1);
-        past(&self.numbers).max(past(&self.started))
+        let past = self.numbers.keys().next_back().map_or(0, |m| m + 1);
+        past.max(self.started.last().map_or(0, |m| m + 1))
     }
 
     /// Call `index` began, with `whole` arguments if its start carried any (an object
