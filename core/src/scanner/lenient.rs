@@ -275,11 +275,14 @@ impl Scanner {
             None => self.last_fed,
         };
         let glued_fence = self.preamble.fenced && !self.preamble.prose_seen;
-        let after_block =
-            self.preamble.block_end != 0 && self.fed + at as u64 == self.preamble.block_end;
+        let offset = self.fed + at as u64;
+        let after_block = self.preamble.block_end != 0 && offset == self.preamble.block_end;
+        // A byte-order mark's last byte is no letter (`\u{feff}[1]`).
+        let after_bom = offset == 3 && is_bom_byte(2, before);
         (before.is_ascii_alphanumeric() || before >= 0x80 || matches!(before, b'_' | b']' | b')'))
             && !glued_fence
             && !after_block
+            && !after_bom
     }
 
     /// `c` opens an array in prose after an empty container in prose (`Result: []. See

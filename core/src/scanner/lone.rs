@@ -26,12 +26,12 @@ enum At {
     Tag(u8),
     /// Whitespace after the fence's line.
     FenceLead,
-    /// A `/` before the scalar (`fence`: inside the fence).
-    Slash { fence: bool },
-    /// A `//` comment before the scalar, to its line's end.
-    LineComment { fence: bool },
-    /// A `/* */` comment before the scalar (`star`: its last byte was `*`).
-    BlockComment { fence: bool, star: bool },
+    /// A `/` before or after the scalar (`back`: where the comment returns to).
+    Slash { back: Back },
+    /// A `//` comment, to its line's end.
+    LineComment { back: Back },
+    /// A `/* */` comment (`star`: its last byte was `*`).
+    BlockComment { back: Back, star: bool },
     /// Inside a string scalar (after a backslash: `escaped`).
     Str { escaped: bool },
     /// A number or a literal: bytes that may continue one.
@@ -44,11 +44,24 @@ enum At {
     Closed,
 }
 
-/// Where a comment before the scalar returns to: inside the fence or before it.
-fn lead(fence: bool) -> At {
-    match fence {
-        true => At::FenceLead,
-        false => At::Lead,
+/// Where a comment returns to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Back {
+    /// Before the scalar, outside a fence.
+    Lead,
+    /// Before the scalar, inside the fence.
+    FenceLead,
+    /// After the scalar.
+    After,
+}
+
+impl Back {
+    fn at(self) -> At {
+        match self {
+            Back::Lead => At::Lead,
+            Back::FenceLead => At::FenceLead,
+            Back::After => At::After,
+        }
     }
 }
 
@@ -157,19 +170,23 @@ impl Lone {
                 pos: 1,
             },
             At::Lead if c == b'`' => At::Ticks(1),
-            At::Lead | At::FenceLead if c == b'/' => At::Slash {
-                fence: self.at == At::FenceLead,
+            At::Lead | At::FenceLead | At::Word | At::After if c == b'/' => At::Slash {
+                back: match self.at {
+                    At::Lead => Back::Lead,
+                    At::FenceLead => Back::FenceLead,
+                    _ => Back::After,
+                },
             },
-            At::Slash { fence } => match c {
-                b'/' => At::LineComment { fence },
-                b'*' => At::BlockComment { fence, star: false },
+            At::Slash { back } => match c {
+                b'/' => At::LineComment { back },
+                b'*' => At::BlockComment { back, star: false },
                 _ => return false,
             },
-            At::LineComment { fence } if matches!(c, b'\n' | b'\r') => lead(fence),
+            At::LineComment { back } if matches!(c, b'\n' | b'\r') => back.at(),
             At::LineComment { .. } => self.at,
-            At::BlockComment { fence, star: true } if c == b'/' => lead(fence),
-            At::BlockComment { fence, .. } => At::BlockComment {
-                fence,
+            At::BlockComment { back, star: true } if c == b'/' => back.at(),
+            At::BlockComment { back, .. } => At::BlockComment {
+                back,
                 star: c == b'*',
             },
             At::Lead | At::FenceLead => return self.begin(c),
@@ -285,7 +302,9 @@ impl Lone {
     /// read so far is one complete scalar (its closing fence may be missing).
     pub(super) fn scalar(&self) -> Option<(&[u8], Place)> {
         let complete = match self.at {
+            // A line comment after it runs to the input's end.
             At::Word | At::After | At::Closed => true,
+            At::LineComment { back: Back::After } => true,
             At::CloseTicks(n) => n >= 3,
             _ => false,
         };
@@ -304,7 +323,7 @@ impl Lone {
     /// complete even if the input was cut there.
     pub(super) fn ended(&self) -> bool {
         match self.at {
-            At::After | At::Closed => true,
+            At::After | At::Closed | At::LineComment { back: Back::After } => true,
             At::CloseTicks(n) => n >= 3,
             _ => false,
         }

@@ -313,6 +313,17 @@ fn a_comment_before_the_root_is_skipped() {
     at_every_split(&lenient(), "// c\n42", "42");
     at_every_split(&lenient(), "/* c ** / */ \"yes\"", r#""yes""#);
     at_every_split(&lenient(), "```json\n// c\n1\n```", "1");
+    // And after it (a second review).
+    at_every_split(&lenient(), "42 // c", "42");
+    at_every_split(&lenient(), "/* c */ 12 // d", "12");
+    at_every_split(&lenient(), "\"x\" /* y */", r#""x""#);
+    at_every_split(&lenient(), "```json\n42 // c\n```", "42");
+    // A `/` that opens no comment after it makes it prose.
+    fails(&lenient(), b"42/2", ErrorKind::NoStructure);
+    // A byte-order mark's last byte is no letter an index follows (a second review:
+    // `\u{feff}[1]` was read as an index, `no_structure`).
+    at_every_split(&lenient(), "\u{feff}[1]", "[1]");
+    at_every_split(&lenient(), "\u{feff}[true]", "[true]");
     // A `/` in prose counts toward the idle limit where it stands, at any chunking
     // (review: the limit landing on it was reported a byte late, fed whole).
     for (input, limit) in [
