@@ -84,8 +84,9 @@ impl Scanner {
         let (skipped, tail) = rest.split_at(skip);
         let offset = self.fed + i as u64;
         let prose = |(k, &c): (usize, &u8)| !is_ws(c) && !is_bom_byte(offset + k as u64, c);
-        if !self.preamble.prose_seen && skipped.iter().enumerate().any(prose) {
+        if (!self.preamble.prose_seen || self.root_trail) && skipped.iter().enumerate().any(prose) {
             self.preamble.prose_seen = true;
+            self.root_trail = false;
         }
         let at = i + skip;
         if lead_quote.is_some() {
@@ -136,6 +137,7 @@ impl Scanner {
             Some(b'/') => {
                 // Prose after all (prose came before it): counted as prose is.
                 self.check_idle(at)?;
+                self.root_trail = false;
                 Ok(at + 1)
             }
             Some(_) if self.replaying => {
@@ -527,14 +529,16 @@ impl Scanner {
     }
 
     /// A comment before the first root is one where the reply's text begins (nothing but
-    /// whitespace, reasoning or comments before it) or inside a JSON fence: a root named
-    /// in it (`// example: {"id": 0}`) is no value. In other prose, `/` is prose
-    /// (`https://…`, `and/or`).
+    /// whitespace, reasoning or comments before it) or inside a JSON fence, and after it one
+    /// with nothing but whitespace and comments between: a root named in it (`// example:
+    /// {"id": 0}`) is no value. In other prose, `/` is prose (`https://…`, `and/or`).
     fn comment_in_prose(&self) -> bool {
-        !self.done
-            && !self.options.strict
-            && !self.replaying
-            && (self.preamble.fenced || !self.preamble.prose_seen)
+        let place = match self.done {
+            // Right after the root (`{"a": 1} // was {"a": 0}`): no value under keep-last.
+            true => self.root_trail,
+            false => self.preamble.fenced || !self.preamble.prose_seen,
+        };
+        place && !self.options.strict && !self.replaying
     }
 
     /// A `/` where whitespace may appear inside the value: a comment in lenient mode (or
@@ -555,6 +559,9 @@ impl Scanner {
     /// `len` bytes of a comment from `i`: padding when inside the value (see `pad`); before
     /// the root, bytes the idle limit counts as it counts prose.
     fn comment_pad(&mut self, len: usize, i: usize) -> Result<(), Stop> {
+        if self.after_comment == State::Prose && self.done {
+            return Ok(());
+        }
         if self.after_comment == State::Prose {
             let room = self.options.idle_limit.saturating_sub(self.idle_bytes(i));
             if len as u64 > room {
@@ -574,8 +581,9 @@ impl Scanner {
             Some(b'/') => self.state = State::LineComment,
             Some(b'*') => self.state = State::BlockComment,
             Some(_) if self.after_comment == State::Prose => {
-                // A lone `/` before the root: prose after all.
+                // A lone `/` in prose: prose after all.
                 self.preamble.prose_seen = true;
+                self.root_trail = false;
                 self.state = State::Prose;
                 return Ok(i);
             }

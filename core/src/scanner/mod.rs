@@ -194,6 +194,9 @@ pub struct Scanner {
     /// no other root is confirmed, this is what the reading ends with (not `NoStructure`,
     /// nor an empty container held in prose).
     refused_root: Option<Error>,
+    /// Right after a complete root, only whitespace and comments since (see
+    /// `comment_in_prose`).
+    root_trail: bool,
     /// `refused_root` set aside while what followed the bracket may be `[THINK]`.
     bracket_refusal: Option<Error>,
     /// The root is an array where the reply begins (no prose before it): the value once
@@ -330,6 +333,7 @@ impl Scanner {
             empty_root: None,
             refused_root: None,
             bracket_refusal: None,
+            root_trail: false,
             bare_array: false,
             citation_open: false,
             index_open: false,
@@ -425,6 +429,10 @@ impl Scanner {
     }
 
     fn in_prose(&self) -> bool {
+        let comment = matches!(
+            self.state,
+            State::CommentSlash | State::LineComment | State::BlockComment | State::BlockStar
+        );
         matches!(
             self.state,
             State::Prose
@@ -432,7 +440,7 @@ impl Scanner {
                 | State::FenceTag
                 | State::ThinkOpen
                 | State::ThinkBody
-        )
+        ) || (comment && self.after_comment == State::Prose)
     }
 
     /// The error that stopped the scanner, if any.

@@ -127,8 +127,10 @@ impl Scanner {
         if self.ignore_rest {
             return Ok(b.len());
         }
-        // Read on as prose: a bracket there may start a second value.
+        // Read on as prose: a bracket there may start a second value, a comment right
+        // after it names none.
         self.preamble.prose_seen = true;
+        self.root_trail = true;
         self.state = State::Prose;
         Ok(i)
     }
@@ -140,6 +142,7 @@ impl Scanner {
         let p = &self.preamble;
         self.second_fenced = p.fenced && !p.prose_seen && p.fence_tag_len > 0;
         self.preamble.prose_seen = true;
+        self.root_trail = false;
         self.muted = self.options.second_root == SecondRoot::KeepFirst;
     }
 

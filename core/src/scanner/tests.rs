@@ -320,6 +320,20 @@ fn a_comment_before_the_root_is_skipped() {
     at_every_split(&lenient(), "```json\n42 // c\n```", "42");
     // A `/` that opens no comment after it makes it prose.
     fails(&lenient(), b"42/2", ErrorKind::NoStructure);
+    // Right after the root, a comment names no second value: under keep-last a commented-out
+    // object replaced the answer (a second review). After prose, `/` is prose again.
+    let keep_last = lenient().second_root(crate::SecondRoot::KeepLast);
+    for input in [
+        "{\"a\":1} // {\"b\":2}",
+        "{\"a\":1} /* {\"b\":2} */",
+        "{\"a\":1}\n// old: {\"b\":2}\n",
+        "{\"a\":1} /* open {\"b\":2}",
+    ] {
+        at_every_split(&keep_last, input, r#"{"a":1}"#);
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+    at_every_split(&keep_last, "{\"a\":1} x // {\"b\":2}", r#"{"b":2}"#);
+    at_every_split(&keep_last, "{\"a\":1} / 2 {\"b\":2}", r#"{"b":2}"#);
     // A byte-order mark's last byte is no letter an index follows (a second review:
     // `\u{feff}[1]` was read as an index, `no_structure`).
     at_every_split(&lenient(), "\u{feff}[1]", "[1]");
