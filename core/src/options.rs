@@ -35,8 +35,8 @@ pub struct Options {
     /// prose. Input that ends inside a value begun in prose is truncated, whatever came
     /// before it, unless the value is no more than `[` (a task list's `- [ `). A comment
     /// before the value where the reply's text begins, or inside a JSON fence, is skipped
-    /// (`// example: {"id": 0}` names no value); in other prose a `/` is prose
-    /// (`https://…`).
+    /// (`// example: {"id": 0}` names no value), and so is one right after the value
+    /// (`{"a": 1} // was {"a": 0}`); in other prose a `/` is prose (`https://…`).
     ///
     /// A reply that is one scalar and nothing else (`42`, `"yes"`, `null`; after
     /// reasoning blocks or in a JSON fence, its closing fence perhaps cut) is the value, as
