@@ -552,8 +552,17 @@ impl Scanner {
         self.state = State::CommentSlash;
         // Comments become spaces (newlines kept): the clean text stays aligned with the
         // input, byte for byte and line for line.
-        self.clean.push(b' ');
+        self.comment_clean(b' ');
         Ok(i + 1)
+    }
+
+    /// A comment's byte `c` in the clean text, as a space (a line break kept) inside the
+    /// value; one in prose, outside any value, keeps nothing.
+    fn comment_clean(&mut self, c: u8) {
+        if self.after_comment != State::Prose {
+            self.clean
+                .push(if matches!(c, b'\n' | b'\r') { c } else { b' ' });
+        }
     }
 
     /// `len` bytes of a comment from `i`: padding when inside the value (see `pad`); before
@@ -591,7 +600,7 @@ impl Scanner {
             None => return Ok(i),
         }
         self.comment_pad(1, i)?;
-        self.clean.push(b' ');
+        self.comment_clean(b' ');
         Ok(i + 1)
     }
 
@@ -601,14 +610,18 @@ impl Scanner {
         match rest.iter().position(|&c| c == b'\n' || c == b'\r') {
             Some(nl) => {
                 self.comment_pad(nl + 1, i)?;
+                if self.after_comment != State::Prose {
+                    self.clean.resize(self.clean.len() + nl, b' ');
+                }
+                self.comment_clean(rest.get(nl).copied().unwrap_or(b'\n'));
                 self.state = self.after_comment;
-                self.clean.resize(self.clean.len() + nl, b' ');
-                self.clean.push(rest.get(nl).copied().unwrap_or(b'\n'));
                 Ok(i + nl + 1)
             }
             None => {
                 self.comment_pad(rest.len(), i)?;
-                self.clean.resize(self.clean.len() + rest.len(), b' ');
+                if self.after_comment != State::Prose {
+                    self.clean.resize(self.clean.len() + rest.len(), b' ');
+                }
                 Ok(b.len())
             }
         }
@@ -618,7 +631,7 @@ impl Scanner {
         while let Some(&c) = b.get(i) {
             self.comment_pad(1, i)?;
             i += 1;
-            self.clean.push(if c == b'\n' { b'\n' } else { b' ' });
+            self.comment_clean(if c == b'\n' { b'\n' } else { b' ' });
             match (self.state, c) {
                 (State::BlockStar, b'/') => {
                     self.state = self.after_comment;
