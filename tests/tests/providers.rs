@@ -816,7 +816,32 @@ fn calls_at_one_index_are_told_apart_by_ids_and_names() {
     .map(chunk)
     .concat()
         + &end;
+    // One tool called twice, each name before its id (a third review: the second call
+    // had no name).
+    let same_twice = [
+        r#"{"index":0,"function":{"name":"f"}}"#,
+        r#"{"index":0,"id":"a","function":{"arguments":"{\"q\":1}"}}"#,
+        r#"{"index":0,"function":{"name":"f"}}"#,
+        r#"{"index":0,"id":"b","function":{"arguments":"{\"q\":2}"}}"#,
+    ]
+    .map(chunk)
+    .concat()
+        + &end;
+    // A name sent in two pieces before any argument text is one call (a third review:
+    // the second piece opened another call).
+    let split_name = [
+        r#"{"index":0,"id":"a","function":{"name":"get_","arguments":""}}"#,
+        r#"{"index":0,"function":{"name":"weather","arguments":"{\"q\":1}"}}"#,
+    ]
+    .map(chunk)
+    .concat()
+        + &end;
     for (body, calls) in [
+        (
+            &same_twice,
+            &[(0, "f", r#"{"q":1}"#), (1, "f", r#"{"q":2}"#)][..],
+        ),
+        (&split_name, &[(0, "weather", r#"{"q":1}"#)][..]),
         (
             &interleaved,
             &[(0, "f", r#"{"q":1}"#), (1, "g", r#"{"r":2}"#)][..],

@@ -506,19 +506,20 @@ fn openai_chat(
             let id = text(&call["id"]);
             let name = text(&call["function"]["name"]);
             let given = call.get("index").filter(|n| !n.is_null()).map(index);
-            let n = calls.call_of(given, id.as_deref(), name.as_deref());
+            let arguments = text(&call["function"]["arguments"]);
+            let n = calls.call_of(given, id.as_deref(), name.as_deref(), arguments.is_some());
             if id.is_some() || name.is_some() {
                 calls.start(n, &Value::Null, || None);
                 deltas.push(Delta::ToolStart { index: n, id, name });
             }
-            if let Some(arguments) = text(&call["function"]["arguments"]) {
+            if let Some(arguments) = arguments {
                 calls.arguments(n, arguments, deltas);
             }
         }
         // The deprecated `functions` parameter: one call, without an index or an id.
         let legacy = &delta["function_call"];
         if legacy.is_object() {
-            let n = calls.call_of(Some(0), None, None);
+            let n = calls.call_of(Some(0), None, None, false);
             if let Some(name) = text(&legacy["name"]) {
                 calls.start(n, &Value::Null, || None);
                 deltas.push(Delta::ToolStart {

@@ -85,8 +85,7 @@ impl Scanner {
         let offset = self.fed + i as u64;
         let prose = |(k, &c): (usize, &u8)| !is_ws(c) && !is_bom_byte(offset + k as u64, c);
         if (!self.preamble.prose_seen || self.root_trail) && skipped.iter().enumerate().any(prose) {
-            self.preamble.prose_seen = true;
-            self.root_trail = false;
+            self.saw_prose();
         }
         let at = i + skip;
         if lead_quote.is_some() {
@@ -116,7 +115,7 @@ impl Scanner {
                 // the bracket is: an answer inside it is still read (`Output: [{..}]`
                 // for an object root), and one left open does not hide the rest of the
                 // line (`in [0, 1): {..}`).
-                self.preamble.prose_seen = true;
+                self.saw_prose();
                 Ok(at + 1)
             }
             Some(&c @ b'[') if self.citation(c) => {
@@ -142,7 +141,7 @@ impl Scanner {
             }
             Some(_) if self.replaying => {
                 // A tag after a lone backtick is quoted (`` `<think> `` in prose): no block.
-                self.preamble.prose_seen = true;
+                self.saw_prose();
                 Ok(at + 1)
             }
             Some(_) => {
@@ -280,7 +279,7 @@ impl Scanner {
         let offset = self.fed + at as u64;
         let after_block = self.preamble.block_end != 0 && offset == self.preamble.block_end;
         // A byte-order mark's last byte is no letter (`\u{feff}[1]`).
-        let after_bom = offset == 3 && is_bom_byte(2, before);
+        let after_bom = offset == 3 && self.bom_len == 3;
         (before.is_ascii_alphanumeric() || before >= 0x80 || matches!(before, b'_' | b']' | b')'))
             && !glued_fence
             && !after_block
@@ -328,7 +327,7 @@ impl Scanner {
             }
             Some(&c) => {
                 // One or two backticks: an inline code span opens (or closes) in prose.
-                self.preamble.prose_seen = true;
+                self.saw_prose();
                 self.state = State::Prose;
                 if self.preamble.in_code || self.replaying || c == b'\n' {
                     return Ok(i);
@@ -380,6 +379,7 @@ impl Scanner {
                     p.in_code = true;
                     p.prose_seen = true;
                 }
+                self.root_trail &= !self.preamble.prose_seen;
                 self.state = State::Prose;
                 return Ok(i + 1);
             }
@@ -396,6 +396,7 @@ impl Scanner {
                     p.in_code = false;
                     p.prose_seen = true;
                 }
+                self.root_trail &= !self.preamble.prose_seen;
                 self.state = State::Prose;
                 return Ok(i);
             }
@@ -452,7 +453,7 @@ impl Scanner {
                 self.refused_root = Some(refusal);
             }
         }
-        self.preamble.prose_seen = true;
+        self.saw_prose();
         self.state = State::Prose;
         // What looked like a tag was prose: the limit applies to its bytes, from the first
         // one past it (at most a tag's length back, perhaps in the previous chunk).
@@ -526,6 +527,12 @@ impl Scanner {
         }
         self.think_bytes += (j - i) as u64;
         Ok(j)
+    }
+
+    /// Prose was read: a root after it is tentative, and a `/` after it is prose.
+    pub(super) fn saw_prose(&mut self) {
+        self.preamble.prose_seen = true;
+        self.root_trail = false;
     }
 
     /// A comment before the first root is one where the reply's text begins (nothing but

@@ -197,6 +197,8 @@ pub struct Scanner {
     /// Right after a complete root, only whitespace and comments since (see
     /// `comment_in_prose`).
     root_trail: bool,
+    /// How many of the input's first bytes are those of a byte-order mark (3: it has one).
+    bom_len: u8,
     /// `refused_root` set aside while what followed the bracket may be `[THINK]`.
     bracket_refusal: Option<Error>,
     /// The root is an array where the reply begins (no prose before it): the value once
@@ -334,6 +336,7 @@ impl Scanner {
             refused_root: None,
             bracket_refusal: None,
             root_trail: false,
+            bom_len: 0,
             bare_array: false,
             citation_open: false,
             index_open: false,
@@ -469,6 +472,14 @@ impl Scanner {
                 self.lone = None;
                 self.lone_end = Some(self.fed + k as u64);
             }
+        }
+        // The input's first bytes: a byte-order mark, while each is the next of one.
+        for (k, &c) in bytes.iter().enumerate().take(3) {
+            let at = self.fed + k as u64;
+            if at != u64::from(self.bom_len) || !tables::is_bom_byte(at, c) {
+                break;
+            }
+            self.bom_len += 1;
         }
         self.scan_at = 0;
         self.scan_line = self.line;
@@ -1035,7 +1046,7 @@ impl Scanner {
         self.hold_string = false;
         self.string = StrState::NEW;
         self.state = State::Prose;
-        self.preamble.prose_seen = true;
+        self.saw_prose();
         self.ws_run = 0;
     }
 

@@ -333,11 +333,20 @@ fn a_comment_before_the_root_is_skipped() {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
     at_every_split(&keep_last, "{\"a\":1} x // {\"b\":2}", r#"{"b":2}"#);
+    // Prose read through a tag or a code span is prose too (a third review).
+    for input in ["{\"a\":1} < // {\"b\":2}", "{\"a\":1} `x` // {\"b\":2}"] {
+        at_every_split(&keep_last, input, r#"{"b":2}"#);
+    }
     at_every_split(&keep_last, "{\"a\":1} / 2 {\"b\":2}", r#"{"b":2}"#);
     // A byte-order mark's last byte is no letter an index follows (a second review:
     // `\u{feff}[1]` was read as an index, `no_structure`).
     at_every_split(&lenient(), "\u{feff}[1]", "[1]");
     at_every_split(&lenient(), "\u{feff}[true]", "[true]");
+    // Only a mark: a character whose last byte is the mark's last is a letter (a third
+    // review: `み[1]` was read as the value).
+    for input in ["\u{307f}[1]", "a\u{bf}[1]"] {
+        fails(&lenient(), input.as_bytes(), ErrorKind::NoStructure);
+    }
     // A `/` in prose counts toward the idle limit where it stands, at any chunking
     // (review: the limit landing on it was reported a byte late, fed whole).
     for (input, limit) in [
