@@ -816,32 +816,34 @@ fn calls_at_one_index_are_told_apart_by_ids_and_names() {
     .map(chunk)
     .concat()
         + &end;
-    // One tool called twice, each name before its id (a third review: the second call
-    // had no name).
-    let same_twice = [
+    // A name sent again, alone or with empty arguments, after the arguments: one call (a
+    // fourth review).
+    let name_again = [
+        r#"{"index":0,"id":"a","function":{"name":"f","arguments":"{\"q\":1}"}}"#,
         r#"{"index":0,"function":{"name":"f"}}"#,
-        r#"{"index":0,"id":"a","function":{"arguments":"{\"q\":1}"}}"#,
-        r#"{"index":0,"function":{"name":"f"}}"#,
-        r#"{"index":0,"id":"b","function":{"arguments":"{\"q\":2}"}}"#,
+        r#"{"index":0,"function":{"name":"f","arguments":""}}"#,
     ]
     .map(chunk)
     .concat()
         + &end;
-    // A name sent in two pieces before any argument text is one call (a third review:
-    // the second piece opened another call).
-    let split_name = [
-        r#"{"index":0,"id":"a","function":{"name":"get_","arguments":""}}"#,
-        r#"{"index":0,"function":{"name":"weather","arguments":"{\"q\":1}"}}"#,
+    // Calls without ids, each whole at index 0, the first without parameters: two calls
+    // (a fourth review: the first was lost).
+    let no_ids = [
+        r#"{"index":0,"function":{"name":"get_time","arguments":""}}"#,
+        r#"{"index":0,"function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}"#,
     ]
     .map(chunk)
     .concat()
         + &end;
     for (body, calls) in [
+        (&name_again, &[(0, "f", r#"{"q":1}"#)][..]),
         (
-            &same_twice,
-            &[(0, "f", r#"{"q":1}"#), (1, "f", r#"{"q":2}"#)][..],
+            &no_ids,
+            &[
+                (0, "get_time", "{}"),
+                (1, "get_weather", r#"{"city":"Paris"}"#),
+            ][..],
         ),
-        (&split_name, &[(0, "weather", r#"{"q":1}"#)][..]),
         (
             &interleaved,
             &[(0, "f", r#"{"q":1}"#), (1, "g", r#"{"r":2}"#)][..],

@@ -42,26 +42,20 @@ impl Calls {
     /// two calls, even with the same id). Without one (some servers send each call whole,
     /// with its id and no index): the call of its id if known; for a new id, the call open
     /// if it has no id yet (its name came first) and the next call if it has; no id
-    /// continues the last call, unless it names a tool anew (see below). `arguments`: the
-    /// chunk brings argument text.
+    /// continues the last call, unless it names another tool than that call's.
     pub(super) fn call_of(
         &mut self,
         index: Option<usize>,
         id: Option<&str>,
         name: Option<&str>,
-        arguments: bool,
     ) -> usize {
         let known = id.and_then(|id| self.ids.get(id).copied());
-        // A name without an id for call `n`, which already had argument text: a call that
-        // begins with its name, if the name is another one or comes alone. (A name sent
-        // again with more argument text is the same call; one sent in pieces comes before
-        // any argument text.)
+        // The chunk names another tool than call `n` has, without an id: another call. (A
+        // name sent again is the same call; one tool called twice with its name before its
+        // id, or a name streamed in pieces, cannot be told apart from that.)
         let renamed = |calls: &Self, n: usize| {
             known.is_none()
-                && calls.argued.contains(&n)
-                && name.is_some_and(|name| {
-                    !arguments || calls.names.get(&n).is_some_and(|had| had != name)
-                })
+                && name.is_some_and(|name| calls.names.get(&n).is_some_and(|had| had != name))
         };
         let n = match (index, known) {
             (Some(given), Some(n)) if self.numbers.get(&n) == Some(&Some(given)) => n,

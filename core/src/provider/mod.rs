@@ -507,7 +507,7 @@ fn openai_chat(
             let name = text(&call["function"]["name"]);
             let given = call.get("index").filter(|n| !n.is_null()).map(index);
             let arguments = text(&call["function"]["arguments"]);
-            let n = calls.call_of(given, id.as_deref(), name.as_deref(), arguments.is_some());
+            let n = calls.call_of(given, id.as_deref(), name.as_deref());
             if id.is_some() || name.is_some() {
                 calls.start(n, &Value::Null, || None);
                 deltas.push(Delta::ToolStart { index: n, id, name });
@@ -519,7 +519,7 @@ fn openai_chat(
         // The deprecated `functions` parameter: one call, without an index or an id.
         let legacy = &delta["function_call"];
         if legacy.is_object() {
-            let n = calls.call_of(Some(0), None, None, false);
+            let n = calls.call_of(Some(0), None, None);
             if let Some(name) = text(&legacy["name"]) {
                 calls.start(n, &Value::Null, || None);
                 deltas.push(Delta::ToolStart {
