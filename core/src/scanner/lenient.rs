@@ -598,8 +598,7 @@ impl Scanner {
             Some(b'*') => self.state = State::BlockComment,
             Some(_) if self.after_comment == State::Prose => {
                 // A lone `/` in prose: prose after all.
-                self.preamble.prose_seen = true;
-                self.root_trail = false;
+                self.saw_prose();
                 self.state = State::Prose;
                 return Ok(i);
             }
