@@ -474,7 +474,8 @@ impl Scanner {
             }
         }
         // The input's first bytes: a byte-order mark, while each is the next of one.
-        for (k, &c) in bytes.iter().enumerate().take(3) {
+        let bom_bytes = if self.fed < 3 { bytes } else { &[] };
+        for (k, &c) in bom_bytes.iter().enumerate().take(3) {
             let at = self.fed + k as u64;
             if at != u64::from(self.bom_len) || !tables::is_bom_byte(at, c) {
                 break;
@@ -1362,7 +1363,7 @@ impl Scanner {
             let part = released.get(walked..to).unwrap_or_default();
             match part.iter().rposition(|&c| c == b'\n') {
                 Some(nl) => {
-                    position.0 += part.iter().filter(|&&c| c == b'\n').count() as u64;
+                    position.0 += tables::newlines(part);
                     position.1 = (part.len() - nl) as u64;
                 }
                 None => position.1 += part.len() as u64,

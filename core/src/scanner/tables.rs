@@ -108,9 +108,45 @@ pub(crate) fn string_run(bytes: &[u8]) -> usize {
         .unwrap_or(tail.len())
 }
 
+/// How many `\n` bytes `bytes` holds: eight at a time (SWAR), then the tail.
+pub(crate) fn newlines(bytes: &[u8]) -> u64 {
+    const LOWS: u64 = !HIGHS;
+    let mut words = bytes.chunks_exact(8);
+    let mut count = 0;
+    for word in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        // A byte of `x` is zero exactly where the word holds a newline; `nonzero` has the
+        // high bit of every other byte (exact: no borrow crosses bytes).
+        let x = u64::from_le_bytes(word) ^ (ONES * u64::from(b'\n'));
+        let nonzero = ((x & LOWS) + LOWS) | x;
+        count += u64::from((!nonzero & HIGHS).count_ones());
+    }
+    count + words.remainder().iter().filter(|&&c| c == b'\n').count() as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn newlines_are_counted_in_words_and_tails() {
+        for n in 0..40 {
+            for every in 1..6 {
+                let text: Vec<u8> = (0..n)
+                    .map(|k| match k % every {
+                        0 => b'\n',
+                        1 => 0x8A,
+                        2 => 0x0B,
+                        _ => b'x',
+                    })
+                    .collect();
+                let expected = text.iter().filter(|&&c| c == b'\n').count() as u64;
+                assert_eq!(newlines(&text), expected, "{text:?}");
+            }
+        }
+    }
 
     #[test]
     fn string_runs_stop_where_the_table_says() {
