@@ -50,7 +50,7 @@ impl Scanner {
             let (n, over) = skipping.scan(rest);
             skipped_to = Some((!over).then_some(skipping));
             n
-        } else if self.comment_in_prose() {
+        } else if self.comment_in_prose(self.fed + i as u64) {
             rest.iter()
                 .position(|&c| PROSE_STOP[usize::from(c)] || c == b'/')
                 .unwrap_or(rest.len())
@@ -132,7 +132,9 @@ impl Scanner {
                 self.state = State::FenceTicks;
                 Ok(at + 1)
             }
-            Some(b'/') if self.comment_in_prose() => self.comment_start(at, State::Prose),
+            Some(b'/') if self.comment_in_prose(self.fed + at as u64) => {
+                self.comment_start(at, State::Prose)
+            }
             Some(b'/') => {
                 // Prose after all (prose came before it): counted as prose is.
                 self.check_idle(at)?;
@@ -536,16 +538,26 @@ impl Scanner {
     }
 
     /// A comment before the first root is one where the reply's text begins (nothing but
-    /// whitespace, reasoning or comments before it) or inside a JSON fence, and after it one
-    /// with nothing but whitespace and comments between: a root named in it (`// example:
-    /// {"id": 0}`) is no value. In other prose, `/` is prose (`https://…`, `and/or`).
-    fn comment_in_prose(&self) -> bool {
+    /// whitespace, reasoning or comments before it), inside a JSON fence, or right after a
+    /// reply that is so far one scalar; and after the root, one with nothing but
+    /// whitespace and comments between: a root named in it (`// example: {"id": 0}`,
+    /// `42 // was {"a": 0}`) is no value. In other prose, `/` is prose (`https://…`,
+    /// `and/or`). `offset`: the input offset of the byte the question is asked at.
+    fn comment_in_prose(&self, offset: u64) -> bool {
         let place = match self.done {
             // Right after the root (`{"a": 1} // was {"a": 0}`): no value under keep-last.
             true => self.root_trail,
-            false => self.preamble.fenced || !self.preamble.prose_seen,
+            false => self.preamble.fenced || !self.preamble.prose_seen || self.lone_up_to(offset),
         };
         place && !self.options.strict && !self.replaying
+    }
+
+    /// The input before offset `offset` may be one scalar and nothing else (see
+    /// [`lone`](super::lone)): whitespace, reasoning and comments around it. The reply is
+    /// followed ahead of the scan over each chunk, so this holds byte by byte, in any
+    /// chunking.
+    fn lone_up_to(&self, offset: u64) -> bool {
+        self.lone.is_some() || self.lone_end.is_some_and(|end| offset < end)
     }
 
     /// A `/` where whitespace may appear inside the value: a comment in lenient mode (or

@@ -302,9 +302,14 @@ impl Lone {
     /// read so far is one complete scalar (its closing fence may be missing).
     pub(super) fn scalar(&self) -> Option<(&[u8], Place)> {
         let complete = match self.at {
-            // A line comment after it runs to the input's end.
+            // A comment after it may run to the input's end (closed or not, as one after
+            // an object does), and so may a `/` that would have begun one.
             At::Word | At::After | At::Closed => true,
-            At::LineComment { back: Back::After } => true,
+            At::Slash { back: Back::After }
+            | At::LineComment { back: Back::After }
+            | At::BlockComment {
+                back: Back::After, ..
+            } => true,
             At::CloseTicks(n) => n >= 3,
             _ => false,
         };
@@ -323,7 +328,12 @@ impl Lone {
     /// complete even if the input was cut there.
     pub(super) fn ended(&self) -> bool {
         match self.at {
-            At::After | At::Closed | At::LineComment { back: Back::After } => true,
+            At::After | At::Closed => true,
+            At::Slash { back: Back::After }
+            | At::LineComment { back: Back::After }
+            | At::BlockComment {
+                back: Back::After, ..
+            } => true,
             At::CloseTicks(n) => n >= 3,
             _ => false,
         }

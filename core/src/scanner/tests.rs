@@ -320,6 +320,20 @@ fn a_comment_before_the_root_is_skipped() {
     at_every_split(&lenient(), "```json\n42 // c\n```", "42");
     // A `/` that opens no comment after it makes it prose.
     fails(&lenient(), b"42/2", ErrorKind::NoStructure);
+    // A root named in a comment after the scalar is no value (it was read as the answer),
+    // and a comment (or a `/`) the input ends in after it leaves the scalar standing, as
+    // it leaves an object.
+    at_every_split(&lenient(), "42 // was {\"a\":0}", "42");
+    at_every_split(&lenient(), "true /* [1] */ // [2]", "true");
+    at_every_split(&lenient(), "```json\n42 // {\"a\":0}\n```", "42");
+    at_every_split(&lenient(), "42 /* c", "42");
+    at_every_split(&lenient(), "\"x\" /* {\"a\":0}", r#""x""#);
+    at_every_split(&lenient(), "7 /", "7");
+    // Where the reply turns out to be more, what follows is prose as before; the comment
+    // stays one (in every chunking: the reply is followed ahead of the scan).
+    at_every_split(&lenient(), "42 // {\"a\":0}\nthen {\"b\":1}", r#"{"b":1}"#);
+    at_every_split(&lenient(), "42/2 {\"a\":1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "null/x [1]", "[1]");
     // Right after the root, a comment names no second value: under keep-last a commented-out
     // object replaced the answer (a second review). After prose, `/` is prose again.
     let keep_last = lenient().second_root(crate::SecondRoot::KeepLast);
