@@ -18,7 +18,9 @@ pub struct Options {
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose; so is `[NOTE]` where the reply begins,
     /// to its closing bracket, as what follows its bracket begins no value, though it is
-    /// the error if no other value comes), and an empty one only if no other value comes
+    /// the error if no other value comes; so an array where the reply begins shows and
+    /// settles its first number or literal only at the `,` or `]` after it, as
+    /// `[true story]` and `[12:30]` are prose), and an empty one only if no other value comes
     /// before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
@@ -36,7 +38,8 @@ pub struct Options {
     /// before it, unless the value is no more than `[` (a task list's `- [ `). A comment
     /// before the value where the reply's text begins, or inside a JSON fence, is skipped
     /// (`// example: {"id": 0}` names no value), and so is one right after the value
-    /// (`{"a": 1} // was {"a": 0}`); in other prose a `/` is prose (`https://…`).
+    /// (`{"a": 1} // was {"a": 0}`) or after a reply that is so far one scalar (`42 // was
+    /// {"a": 0}` is 42); in other prose a `/` is prose (`https://…`).
     ///
     /// A reply that is one scalar and nothing else (`42`, `"yes"`, `null`; after
     /// reasoning blocks or in a JSON fence, its closing fence perhaps cut) is the value, as
