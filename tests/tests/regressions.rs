@@ -350,10 +350,27 @@ fn bug_15_a_citation_in_prose_is_not_the_root_of_an_object_model() {
     let mut stream = TypedStream::<Vec<u8>>::new();
     stream.feed(b"Using {braces} as {\"x\"}: [1, 2]").unwrap();
     assert_eq!(stream.finish().unwrap(), [1, 2]);
-    // The schema-less stream has no shape to expect: `[1]` is a complete JSON value, the
-    // first one, and the object after it a second value (kept or not by `second_root`).
+    // The schema-less stream has no shape to expect, but prose after `[1]` on its line
+    // makes it a citation (it was read as the value, the object after it ignored).
+    for size in [input.len(), 1, 7] {
+        let mut stream = DynamicStream::new();
+        for chunk in input.chunks(size) {
+            stream.feed(chunk).unwrap();
+        }
+        stream.end_input().unwrap();
+        assert_eq!(
+            stream.draft().unwrap().to_json(),
+            r#"{"verdict":"ship"}"#,
+            "{size}-byte chunks"
+        );
+        assert!(stream.warnings().is_empty(), "{:?}", stream.warnings());
+    }
+    // One alone on its line is a value, the first one, and the object after it a second
+    // value (kept or not by `second_root`).
     let mut stream = DynamicStream::new();
-    stream.feed(input).unwrap();
+    stream
+        .feed(b"Result: [1]\n{\"verdict\": \"ship\"}")
+        .unwrap();
     stream.end_input().unwrap();
     assert_eq!(stream.draft().unwrap().to_json(), "[1]");
     assert_eq!(stream.warnings()[0].kind, WarningKind::SecondValueIgnored);

@@ -104,6 +104,13 @@ struct EmptyRoot {
     too_deep: Option<Error>,
 }
 
+/// The text of a root set aside in prose (a citation) and where it began.
+#[derive(Debug, Clone)]
+struct Held {
+    text: Vec<u8>,
+    place: lone::Place,
+}
+
 /// A resumable JSON scanner. Feed it chunks; it calls a [`Sink`] for every event and copies
 /// the value's own bytes (without prose, comments or trailing commas) to a clean buffer.
 ///
@@ -189,6 +196,10 @@ pub struct Scanner {
     /// confirmed no member, so it is prose unless no other root comes before the input
     /// ends; then it is the value.
     empty_root: Option<EmptyRoot>,
+    /// The first citation read in prose (`the docs [1] say`, see
+    /// `Scanner::citation_at_close`), its text and place: the value if no other root
+    /// comes before the input ends.
+    citation: Option<Box<Held>>,
     /// The error of the last tentative root dropped after its first key and colon, at its
     /// first value (`Sure: {"a": 01}`): a key and a colon say it was meant as JSON, so if
     /// no other root is confirmed, this is what the reading ends with (not `NoStructure`,
@@ -333,6 +344,7 @@ impl Scanner {
             scan_line_start: 0,
             false_start: None,
             empty_root: None,
+            citation: None,
             refused_root: None,
             bracket_refusal: None,
             root_trail: false,
@@ -551,7 +563,9 @@ impl Scanner {
                 }
                 Err(s)
                     if matches!(s.reason, Reason::IdleLimit(_))
-                        && (self.empty_root.is_some() || self.refused_root.is_some()) =>
+                        && (self.empty_root.is_some()
+                            || self.refused_root.is_some()
+                            || self.citation.is_some()) =>
                 {
                     // No other value began in time: the empty container held is the value,
                     // and what follows is read as what follows a value.
@@ -598,6 +612,20 @@ impl Scanner {
             }
         }
         Ok(())
+    }
+
+    /// The input ends, or is cut, or stops at the byte cap, right after a possible
+    /// citation (see `Scanner::citation_at_close`): nothing followed it on its line, so it
+    /// is a value (a second one as the policy reads one).
+    pub(super) fn end_citation<S: Sink>(&mut self, sink: &mut S) {
+        if self.muted || self.deep.is_some() {
+            self.close_held(&mut crate::IgnoreSink);
+        } else {
+            self.close_held(sink);
+        }
+        if self.second_confirmed {
+            self.keep_first();
+        }
     }
 
     /// Reads a span's text again, as prose (see [`Span`](state::Span)), at its place in
@@ -695,6 +723,11 @@ impl Scanner {
         // The input ended inside a root nested past the cap, before it showed whether it
         // was JSON: the depth is what is wrong with it (a second root's is dropped).
         self.deep_is_json()?;
+        if self.state == State::AfterCitation {
+            // Nothing followed it on its line: it was the answer (`Result: [3]`).
+            self.end_citation(sink);
+            return Ok(());
+        }
         if self.done && (self.tentative || self.muted || self.in_prose()) {
             if self.tentative || self.muted {
                 self.note_cut_second_root();
@@ -801,6 +834,10 @@ impl Scanner {
         }
         self.end_span(sink)?;
         self.deep_is_json()?;
+        if self.state == State::AfterCitation {
+            // The value was complete when the provider cut what followed it.
+            self.end_citation(sink);
+        }
         if self.done && (self.tentative || self.muted) {
             self.note_cut_second_root();
             self.drop_root();
@@ -868,6 +905,7 @@ impl Scanner {
             State::LineComment => self.line_comment(b, i),
             State::BlockComment | State::BlockStar => self.block_comment(b, i),
             State::AfterRoot => self.after_root(b, i),
+            State::AfterCitation => self.after_citation(b, i, sink),
         }
     }
 
@@ -1101,7 +1139,7 @@ impl Scanner {
     /// is no more than its brackets is dropped for them.
     fn fall_back_on_empty_root<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
         if self.done
-            || (self.empty_root.is_none() && self.refused_root.is_none())
+            || (self.empty_root.is_none() && self.refused_root.is_none() && self.citation.is_none())
             || !(self.tentative || self.stack.is_empty())
             || self.cut_in_tentative_root()
         {
@@ -1113,7 +1151,29 @@ impl Scanner {
         if let Some(error) = self.refused_root.take() {
             return Some(Err(self.fail_with(error)));
         }
+        if let Some(citation) = self.citation.take() {
+            // It came before any empty one (after one, a citation is not held).
+            self.empty_root = None;
+            return Some(self.emit_citation(&citation, sink));
+        }
         Some(self.emit_empty_root(sink))
+    }
+
+    /// The input ended (or a limit stopped the reading) in prose after a citation and no
+    /// other root: the citation is the value (`The result is [42] as computed.`), read
+    /// again where it was, as a root that prose does not hold back.
+    fn emit_citation<S: Sink>(&mut self, citation: &Held, sink: &mut S) -> Result<(), Error> {
+        self.false_start = None;
+        self.clear_clean();
+        self.stack.clear();
+        self.tentative = false;
+        self.state = State::ValueStart;
+        self.scan_again(&citation.text, citation.place, b' ', sink)?;
+        if !self.done {
+            // Nothing read twice fails where it passed once; if it did, it is not the value.
+            self.drop_root();
+        }
+        Ok(())
     }
 
     /// A root that began in prose is still open (`Answer: {"b": 1`, `Answer:\n{\n  `): the
@@ -1169,6 +1229,7 @@ impl Scanner {
         if !self.done {
             self.empty_root = None;
             self.refused_root = None;
+            self.citation = None;
         }
         // A root past the depth cap is only being looked at (see `deep`): nothing of it is
         // sent, nor does it replace a complete value.

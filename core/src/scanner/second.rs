@@ -246,11 +246,18 @@ impl Scanner {
             self.ignore_rest |= restored;
             return restored;
         }
+        if self.state == State::AfterCitation {
+            // Nothing past the cap is read to tell: the array stands, as a root would.
+            self.end_citation(sink);
+            self.ignore_rest = true;
+            return self.done;
+        }
         if !self.done {
             // An empty container held in prose is the value now that nothing more is read.
             // (A root refused at its first value comes first: its error is then the
             // stream's, see `Scanner::refused_root`.)
             let held = self.refused_root.is_some()
+                || self.citation.is_some()
                 || self
                     .empty_root
                     .as_ref()

@@ -40,6 +40,9 @@ pub(crate) enum State {
     BlockStar,
     /// The root value is complete.
     AfterRoot,
+    /// After the `]` of a possible citation in prose (`docs [1] and`, see
+    /// `Scanner::citation_at_close`): what follows on its line tells.
+    AfterCitation,
 }
 
 /// One open container.

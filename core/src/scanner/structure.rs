@@ -361,9 +361,100 @@ impl Scanner {
             self.drop_root();
             return Ok(i + 1);
         }
+        if self.citation_at_close() {
+            if self.citation.is_some() && !self.done {
+                // After one citation, another like it is one too, whatever follows: the
+                // first stays the value if no other comes (`[0] Done [1].`).
+                self.set_citation_aside();
+            } else {
+                self.state = State::AfterCitation;
+            }
+            return Ok(i + 1);
+        }
+        if self.close_held(sink) {
+            Ok(i + 1)
+        } else {
+            Err(stop(Reason::TrailingCharacters, i))
+        }
+    }
+
+    /// The `]` closing a tentative root array in prose that holds one number, on the line
+    /// its `[` is on (`the docs [1] say`, `Result: [42]`): a citation if prose follows it
+    /// on that line, the answer if its line ends there (or the input does). It is held
+    /// until that shows (see [`Scanner::after_citation`]). Not where the reply begins (see
+    /// `bare_array`), in a JSON fence, after an empty container (see
+    /// `Scanner::citation`), or for a typed stream whose root is an array. A second root
+    /// too (`{"a": 1} see [1] here` replaced the answer under keep-last).
+    fn citation_at_close(&self) -> bool {
+        let number = self
+            .scalar_pending
+            .and_then(|(start, _)| self.clean.get(start.checked_sub(self.window.base)?))
+            .is_some_and(|&c| c == b'-' || c.is_ascii_digit());
+        let start = match self.done {
+            true => self.second_start,
+            false => 0,
+        };
+        let one_line = start
+            .checked_sub(self.window.base)
+            .and_then(|at| self.clean.get(at..))
+            .is_some_and(|text| !text.contains(&b'\n'));
+        self.tentative
+            && number
+            && one_line
+            && !self.bare_array
+            && !self.preamble.fenced
+            && self.root_shape != Some(false)
+            && matches!(self.stack.as_slice(), [root] if !root.object)
+    }
+
+    /// After the `]` of a possible citation: spaces and punctuation (`[1].`, `[2],`) say
+    /// nothing; a line break says it was the answer; anything else on the line (after the
+    /// answer, a word), that it was a citation in the prose, read on as prose from that
+    /// byte. The first such
+    /// citation is the value if no other comes (`The result is [42] as computed.`).
+    pub(super) fn after_citation<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+        while let Some(&c) = b.get(i) {
+            match c {
+                b' ' | b'\t' | b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' => i += 1,
+                // After the answer, only words make it a citation: a bracket or a
+                // quote may open the next value (`[1] [2]` under keep-last).
+                b'\n' | b'\r' => {
+                    self.close_held(sink);
+                    return Ok(i);
+                }
+                _ if self.done && !(c.is_ascii_alphanumeric() || c >= 0x80) => {
+                    self.close_held(sink);
+                    return Ok(i);
+                }
+                _ => {
+                    self.set_citation_aside();
+                    return Ok(i);
+                }
+            }
+        }
+        Ok(i)
+    }
+
+    /// The citation held is prose: kept aside (the first one), the root dropped.
+    fn set_citation_aside(&mut self) {
+        if self.citation.is_none() && !self.done && self.window.base == 0 {
+            let mut text = self.clean.clone();
+            text.push(b']');
+            let (line, column) = self.root_position;
+            let line_start = (self.root_offset + 1).saturating_sub(column);
+            self.citation = Some(Box::new(super::Held {
+                text,
+                place: (self.root_offset, line, line_start),
+            }));
+        }
+        self.drop_root();
+    }
+
+    /// Closes the innermost container, its root confirmed: false if none is open.
+    pub(super) fn close_held<S: Sink>(&mut self, sink: &mut S) -> bool {
         self.confirm(sink);
         let Some(frame) = self.stack.pop() else {
-            return Err(stop(Reason::TrailingCharacters, i));
+            return false;
         };
         if frame.after_comma {
             // A trailing comma becomes a space: the clean text stays aligned with the input.
@@ -381,7 +472,7 @@ impl Scanner {
             sink.end_array(raw);
         }
         self.value_done();
-        Ok(i + 1)
+        true
     }
 
     /// A value completed: the parent expects a separator, or the root is done.

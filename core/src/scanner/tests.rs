@@ -1802,15 +1802,73 @@ fn a_complete_root_read_in_prose_is_kept_over_a_later_fenced_one() {
     // replace it (keep-last does, on request).
     at_every_split(
         &lenient(),
-        "See [1]. Result:\n```json\n{\"a\":1}\n```",
+        "Result: [1]\nOr:\n```json\n{\"a\":1}\n```",
         "[1]",
     );
     let keep_last = lenient().second_root(crate::SecondRoot::KeepLast);
     at_every_split(
         &keep_last,
-        "See [1]. Result:\n```json\n{\"a\":1}\n```",
+        "Result: [1]\nOr:\n```json\n{\"a\":1}\n```",
         r#"{"a":1}"#,
     );
+}
+
+#[test]
+fn a_citation_in_prose_is_no_value() {
+    // One number in brackets with prose after it on its line is a citation (a review:
+    // `the docs [1] and here is the answer:` then a fenced object read `[1]`).
+    for options in [
+        lenient(),
+        lenient().second_root(crate::SecondRoot::KeepLast),
+    ] {
+        at_every_split(
+            &options,
+            "See [1]. Result:\n```json\n{\"a\":1}\n```",
+            r#"{"a":1}"#,
+        );
+        at_every_split(
+            &options,
+            "the docs [1] and [2], then {\"a\":1}",
+            r#"{"a":1}"#,
+        );
+        at_every_split(&options, "Sources [1][2]. Answer: [5, 6]", "[5,6]");
+        // After the answer, a citation is no second value (keep-last replaced it).
+        at_every_split(&options, "{\"a\":1} see [1] here", r#"{"a":1}"#);
+    }
+    // Where its line ends there, or the input does, it is the answer; spaces and
+    // punctuation after it say nothing.
+    for input in [
+        "Result: [3]",
+        "Result: [3]\nmore text",
+        "Result: [3].",
+        "Result: [-3] ;  \r\nok",
+    ] {
+        let expected = if input.contains("-3") { "[-3]" } else { "[3]" };
+        at_every_split(&lenient(), input, expected);
+    }
+    // With no other value, the first citation is the value (it was before).
+    at_every_split(&lenient(), "The result is [42] as computed.", "[42]");
+    at_every_split(&lenient(), "x [1] y [2] z", "[1]");
+    // After one, another like it is one too, even where its line ends (the property
+    // tests' `<answer>[0] Done [1].`): the first is the value.
+    at_every_split(&lenient(), "<answer>[0] Done [1].", "[0]");
+    at_every_split(&lenient(), "See [1] for details.\nResult: [3]\n", "[1]");
+    // Not where the reply begins (see `bare_array`), in a JSON fence, or with more than
+    // one element (confirmed at its comma, as before).
+    at_every_split(&lenient(), "[1] and more", "[1]");
+    at_every_split(&lenient(), "Here:\n```json\n[1]\n``` and more", "[1]");
+    at_every_split(&lenient(), "Result: [1, 2] and more", "[1,2]");
+    // Nothing follows it in the reading: the cap leaves it the value, and so does a cut.
+    for n in 11..=16 {
+        at_every_split(&lenient().max_bytes(n), "Answer: [7] and", "[7]");
+    }
+    let mut scanner = crate::Scanner::new(lenient());
+    scanner
+        .feed(b"Answer: [7] ", &mut crate::IgnoreSink)
+        .unwrap();
+    assert!(!scanner.is_complete());
+    scanner.cut("length", &mut crate::IgnoreSink).unwrap();
+    assert!(scanner.is_complete());
 }
 
 #[test]
@@ -2141,7 +2199,7 @@ fn warnings_are_in_input_order_at_every_chunking() {
     for size in [1, 7, 64] {
         assert_eq!(warnings(size), whole, "{size}-byte chunks");
     }
-    let short = "{\"a\":1,\"a\":2} [1]";
+    let short = "{\"a\":1,\"a\":2} [1, 2]";
     let mut stream = DynamicStream::new();
     stream.feed(short.as_bytes()).unwrap();
     let kinds: Vec<_> = stream.warnings().iter().map(|w| w.offset).collect();
