@@ -105,3 +105,36 @@ fn a_name_that_matches_no_variant_is_still_serdes_error() {
     );
     assert_eq!(error.path(), Some("/status"));
 }
+
+#[test]
+fn normalize_does_not_match_a_symbol_only_name_to_other_symbols() {
+    // A review: a variant named `==` took every string with no letter or digit (`!=`
+    // settled as `==`, and so did `<` and the empty string).
+    #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, StreamingModel)]
+    #[settled(normalize)]
+    #[serde(rename_all = "snake_case")]
+    enum Op {
+        #[serde(rename = "==")]
+        Eq,
+        Ne,
+        Lt,
+    }
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Filter {
+        op: Op,
+    }
+    for v in ["!=", "<", "", "= ="] {
+        let json = format!(r#"{{"op": "{v}"}}"#);
+        assert!(serde_json::from_str::<Filter>(&json).is_err());
+        let mut stream = Filter::stream();
+        let _ = stream.feed(json.as_bytes()).map(|fields| fields.count());
+        let result = stream.finish();
+        assert!(result.is_err(), "{v:?} settled as {result:?}");
+    }
+    for (v, op) in [("==", Op::Eq), ("NE", Op::Ne)] {
+        let json = format!(r#"{{"op": "{v}"}}"#);
+        let mut stream = Filter::stream();
+        let _ = stream.feed(json.as_bytes()).map(|fields| fields.count());
+        assert_eq!(stream.finish().unwrap(), Filter { op });
+    }
+}

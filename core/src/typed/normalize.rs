@@ -15,8 +15,12 @@ fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
 
 /// The canonical name of the one variant `text` names once folded (`variants`: per
 /// variant, the names serde reads for it, the canonical one first); `None` if no variant
-/// or more than one matches.
+/// or more than one matches. Text with no letter or digit names none: a name of symbols
+/// only (`==`) is read as written, or not at all (`!=` is not `==`).
 pub(crate) fn canonical<'n>(text: &str, variants: &[&[&'n str]]) -> Option<&'n str> {
+    if fold(text).next().is_none() {
+        return None;
+    }
     let mut found = None;
     for names in variants {
         if names.iter().any(|name| fold(name).eq(fold(text))) {
@@ -83,5 +87,16 @@ mod tests {
             "two variants fold to `ab`"
         );
         assert_eq!(canonical("finished", variants), None);
+    }
+
+    #[test]
+    fn a_name_of_symbols_only_is_matched_as_written_only() {
+        // A review: every string with no letter or digit folded to the one name of symbols
+        // only, so `!=` settled as `==`.
+        let variants: &[&[&str]] = &[&["=="], &["ne"], &["lt"]];
+        for text in ["!=", "<", "", "🙂", "= ="] {
+            assert_eq!(canonical(text, variants), None, "{text:?}");
+        }
+        assert_eq!(canonical("NE", variants), Some("ne"));
     }
 }
