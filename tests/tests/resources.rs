@@ -20,7 +20,7 @@
 // Models here are streamed, not read field by field.
 #![allow(dead_code)]
 
-use settled::{DynamicStream, ErrorKind, Options, TypedStream};
+use settled::{DynamicStream, ErrorKind, IgnoreSink, Options, Scanner, TypedStream};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -200,6 +200,23 @@ fn run_case(name: &str) -> u64 {
             }
             fed
         }
+        "scanner_alone_many_closes" => {
+            // The scanner alone keeps all the text it read (nothing releases it): a test
+            // made at each closing bracket once searched that text from its start, which
+            // is quadratic (a citation's, `Scanner::citation_at_close`).
+            let mut input = b"Here: [".to_vec();
+            for _ in 0..2_000_000 {
+                input.extend_from_slice(b"[1],");
+            }
+            input.extend_from_slice(b"[1]]\n");
+            let mut scanner = Scanner::new(Options::default());
+            for chunk in input.chunks(4096) {
+                scanner.feed(chunk, &mut IgnoreSink).unwrap();
+            }
+            scanner.finish(&mut IgnoreSink).unwrap();
+            assert!(scanner.is_complete());
+            input.len() as u64
+        }
         "many_values_kept_last_in_one_chunk" => {
             // Keeping the last of 262,144 values, in one chunk and in 4 KB chunks: what
             // settled in the values replaced is listed without keeping them all (each was
@@ -369,6 +386,11 @@ fn refused_values_are_kept_once_without_fail_fast() {
         8,
         Duration::from_secs(120),
     );
+}
+
+#[test]
+fn the_scanner_alone_is_linear_in_closing_brackets() {
+    assert_bounded("scanner_alone_many_closes", Duration::from_secs(60));
 }
 
 #[test]

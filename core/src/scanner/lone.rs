@@ -53,6 +53,8 @@ enum Back {
     FenceLead,
     /// After the scalar.
     After,
+    /// After the closing fence.
+    Closed,
 }
 
 impl Back {
@@ -61,6 +63,7 @@ impl Back {
             Back::Lead => At::Lead,
             Back::FenceLead => At::FenceLead,
             Back::After => At::After,
+            Back::Closed => At::Closed,
         }
     }
 }
@@ -170,13 +173,18 @@ impl Lone {
                 pos: 1,
             },
             At::Lead if c == b'`' => At::Ticks(1),
-            At::Lead | At::FenceLead | At::Word | At::After if c == b'/' => At::Slash {
-                back: match self.at {
-                    At::Lead => Back::Lead,
-                    At::FenceLead => Back::FenceLead,
-                    _ => Back::After,
-                },
-            },
+            // The scalar ends: unless it is one (`2024-01-01`, `tru`), the input is prose.
+            At::Word if !is_word_byte(c) && !self.scalar_valid() => return false,
+            At::Lead | At::FenceLead | At::Word | At::After | At::Closed if c == b'/' => {
+                At::Slash {
+                    back: match self.at {
+                        At::Lead => Back::Lead,
+                        At::FenceLead => Back::FenceLead,
+                        At::Closed => Back::Closed,
+                        _ => Back::After,
+                    },
+                }
+            }
             At::Slash { back } => match c {
                 b'/' => At::LineComment { back },
                 b'*' => At::BlockComment { back, star: false },
@@ -238,13 +246,14 @@ impl Lone {
             At::Str { escaped: false } => {
                 self.text.push(c);
                 match c {
-                    b'"' => At::After,
+                    b'"' if self.scalar_valid() => At::After,
+                    b'"' => return false,
                     b'\\' => At::Str { escaped: true },
                     // A control byte: not a JSON string.
                     _ => return false,
                 }
             }
-            At::Word if c.is_ascii_alphanumeric() || matches!(c, b'.' | b'+' | b'-') => {
+            At::Word if is_word_byte(c) => {
                 self.text.push(c);
                 At::Word
             }
@@ -305,23 +314,25 @@ impl Lone {
             // A comment after it may run to the input's end (closed or not, as one after
             // an object does), and so may a `/` that would have begun one.
             At::Word | At::After | At::Closed => true,
-            At::Slash { back: Back::After }
-            | At::LineComment { back: Back::After }
-            | At::BlockComment {
-                back: Back::After, ..
-            } => true,
+            At::Slash { back } | At::LineComment { back } | At::BlockComment { back, .. } => {
+                matches!(back, Back::After | Back::Closed)
+            }
             At::CloseTicks(n) => n >= 3,
             _ => false,
         };
-        let valid = complete
-            && match (self.null_only, self.text.first()) {
-                (true, _) => self.text == b"null",
-                // A string serde reads whole: its escapes, surrogates and UTF-8 checked
-                // (`"\ud800 [1]"` is no string; read as prose, `[1]` is the answer).
-                (false, Some(b'"')) => serde_json::from_slice::<String>(&self.text).is_ok(),
-                (false, _) => serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok(),
-            };
-        valid.then_some((&self.text, self.start))
+        (complete && self.scalar_valid()).then_some((&self.text, self.start))
+    }
+
+    /// The scalar's text so far is one JSON scalar (the one a typed root of a nullable
+    /// shape reads, `null`, with `null_only`).
+    fn scalar_valid(&self) -> bool {
+        match (self.null_only, self.text.first()) {
+            (true, _) => self.text == b"null",
+            // A string serde reads whole: its escapes, surrogates and UTF-8 checked
+            // (`"\ud800 [1]"` is no string; read as prose, `[1]` is the answer).
+            (false, Some(b'"')) => serde_json::from_slice::<String>(&self.text).is_ok(),
+            (false, _) => serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok(),
+        }
     }
 
     /// Something (whitespace, a closing fence) came after the scalar: a number in it is
@@ -329,11 +340,9 @@ impl Lone {
     pub(super) fn ended(&self) -> bool {
         match self.at {
             At::After | At::Closed => true,
-            At::Slash { back: Back::After }
-            | At::LineComment { back: Back::After }
-            | At::BlockComment {
-                back: Back::After, ..
-            } => true,
+            At::Slash { back } | At::LineComment { back } | At::BlockComment { back, .. } => {
+                matches!(back, Back::After | Back::Closed)
+            }
             At::CloseTicks(n) => n >= 3,
             _ => false,
         }
@@ -355,6 +364,12 @@ impl Lone {
         };
         cut.then_some((text, self.start))
     }
+}
+
+/// A byte a number or a literal may go on with (a word's: the scalar is checked where it
+/// ends).
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'+' | b'-')
 }
 
 /// `text` is the beginning of a JSON number, not yet one (`-`, `1.`, `2e+`): a digit

@@ -386,29 +386,39 @@ impl Scanner {
     /// `Scanner::citation`), or for a typed stream whose root is an array. A second root
     /// too (`{"a": 1} see [1] here` replaced the answer under keep-last).
     fn citation_at_close(&self) -> bool {
-        let number = self
-            .scalar_pending
-            .and_then(|(start, _)| self.clean.get(start.checked_sub(self.window.base)?))
+        // Cheap tests first: this runs at every closing bracket.
+        let Some((start, _)) = self.scalar_pending else {
+            return false;
+        };
+        // (`fenced` stays set past the fence's close: only before any prose does it say
+        // that the bracket is inside one.)
+        if !self.tentative
+            || self.bare_array
+            || (self.preamble.fenced && !self.preamble.prose_seen)
+            || self.root_shape == Some(false)
+            || !matches!(self.stack.as_slice(), [root] if !root.object)
+        {
+            return false;
+        }
+        let number = start
+            .checked_sub(self.window.base)
+            .and_then(|at| self.clean.get(at))
             .is_some_and(|&c| c == b'-' || c.is_ascii_digit());
-        let start = match self.done {
+        // The root's text: its bracket, one scalar, whitespace and comments.
+        let root = match self.done {
             true => self.second_start,
             false => 0,
         };
-        let one_line = start
-            .checked_sub(self.window.base)
-            .and_then(|at| self.clean.get(at..))
-            .is_some_and(|text| !text.contains(&b'\n'));
-        self.tentative
-            && number
-            && one_line
-            && !self.bare_array
-            && !self.preamble.fenced
-            && self.root_shape != Some(false)
-            && matches!(self.stack.as_slice(), [root] if !root.object)
+        number
+            && root
+                .checked_sub(self.window.base)
+                .and_then(|at| self.clean.get(at..))
+                .is_some_and(|text| !text.contains(&b'\n'))
     }
 
     /// After the `]` of a possible citation: spaces and punctuation (`[1].`, `[2],`) say
-    /// nothing; a line break says it was the answer; anything else on the line (after the
+    /// nothing; a line break (or a backtick, or a `/`: a fence, a code span or a comment
+    /// after the value) says it was the answer; anything else on the line (after the
     /// answer, a word), that it was a citation in the prose, read on as prose from that
     /// byte. The first such
     /// citation is the value if no other comes (`The result is [42] as computed.`).
@@ -416,12 +426,14 @@ impl Scanner {
         while let Some(&c) = b.get(i) {
             match c {
                 b' ' | b'\t' | b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' => i += 1,
-                // After the answer, only words make it a citation: a bracket or a
-                // quote may open the next value (`[1] [2]` under keep-last).
-                b'\n' | b'\r' => {
+                // A line break, or what closes a fence or a code span or begins a
+                // comment (read after the value as after any): the value.
+                b'\n' | b'\r' | b'`' | b'/' => {
                     self.close_held(sink);
                     return Ok(i);
                 }
+                // After the answer, only words make it a citation: a bracket or a
+                // quote may open the next value (`[1] [2]` under keep-last).
                 _ if self.done && !(c.is_ascii_alphanumeric() || c >= 0x80) => {
                     self.close_held(sink);
                     return Ok(i);

@@ -2430,3 +2430,43 @@ fn a_lone_backtick_in_prose_hides_nothing() {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
 }
+
+#[test]
+fn citation_after_a_closed_json_fence_is_no_value() {
+    // A third review: a JSON fence opened earlier kept citations off for the rest of the
+    // reply (its flag stays set past its close), so under keep-last `[1]` replaced the
+    // fenced answer, and keep-first warned of a second value.
+    let input = "```json\n{\"a\":1}\n```\nSee [1] here";
+    at_every_split(
+        &lenient().second_root(SecondRoot::KeepLast),
+        input,
+        r#"{"a":1}"#,
+    );
+    let mut stream = DynamicStream::new();
+    stream.feed(input.as_bytes()).unwrap();
+    stream.end_input().unwrap();
+    assert!(stream.warnings().is_empty(), "{:?}", stream.warnings());
+    at_every_split(
+        &lenient(),
+        "See:\n```json\n```\nSee [1] and {\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    // A backtick or a comment right after it: the value (a fence or a span closes, a
+    // comment after the value is skipped as after any).
+    at_every_split(&lenient(), "Sure:\n```json\n[1]```", "[1]");
+    at_every_split(&lenient(), "Result: [3] // note\n{\"a\":1}", "[3]");
+}
+
+#[test]
+fn a_comment_after_a_word_that_is_no_scalar_is_prose() {
+    // A third review: `//` after a word that only began like a scalar was skipped as a
+    // comment, and the word was no value either.
+    at_every_split(&lenient(), "2024-01-01 // {\"a\":0}", r#"{"a":0}"#);
+    at_every_split(&lenient(), "tru // {\"a\":0}", r#"{"a":0}"#);
+    at_every_split(&lenient(), "\"\\ud800\" // {\"a\":0}", r#"{"a":0}"#);
+    // After a fenced scalar's closing fence, a comment leaves it standing, as after an
+    // object (it was `no_structure`).
+    at_every_split(&lenient(), "```json\n{\"a\":1}\n```\n// note", r#"{"a":1}"#);
+    at_every_split(&lenient(), "```json\n42\n```\n// note", "42");
+    at_every_split(&lenient(), "```json\n42\n```\n/* was {\"a\":0} */", "42");
+}
