@@ -18,9 +18,7 @@ fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
 /// or more than one matches. Text with no letter or digit names none: a name of symbols
 /// only (`==`) is read as written, or not at all (`!=` is not `==`).
 pub(crate) fn canonical<'n>(text: &str, variants: &[&[&'n str]]) -> Option<&'n str> {
-    if fold(text).next().is_none() {
-        return None;
-    }
+    fold(text).next()?;
     let mut found = None;
     for names in variants {
         if names.iter().any(|name| fold(name).eq(fold(text))) {
