@@ -20,15 +20,16 @@ pub struct Options {
     /// to its closing bracket, as what follows its bracket begins no value, though it is
     /// the error if no other value comes; so an array where the reply begins shows and
     /// settles its first number or literal only at the `,` or `]` after it, as
-    /// `[true story]` and `[12:30]` are prose), and an empty one only if no other value comes
-    /// before the input ends, and the provider did not cut it (`- [ ] task` before a
+    /// `[true story]` and `[12:30]` are prose), and an empty one only if no other value
+    /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; so is one that holds one number with prose after
     /// it on its line (`the docs [1] say`): it is held at its `]` until its line shows (a
     /// line break, the input's end, a backtick or a `/` make it the value, spaces and
-    /// punctuation say nothing), and is the value only if no other comes; for a typed stream a bracket of the other shape
-    /// than its root's is prose, though a value inside it may be the answer). An array
+    /// punctuation say nothing), and is the value only if no other comes; for a typed
+    /// stream a bracket of the other shape than its root's is prose, though a value
+    /// inside it may be the answer). An array
     /// right after a word, a bracket or a parenthesis that closes on one scalar indexes it
     /// (`arr[0]`, `Paris[1]`): prose. A code block in another language is skipped whole,
     /// and so is an inline code span (`` `x = [1, 2]` ``) that a run of as many backticks
