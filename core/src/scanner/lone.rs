@@ -240,6 +240,13 @@ impl Lone {
             }
             At::Tag(len) => return self.tag_byte(len, c),
             At::Str { escaped: true } => {
+                if !matches!(
+                    c,
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u'
+                ) {
+                    // No JSON string: `"\x [1]` is prose.
+                    return false;
+                }
                 self.text.push(c);
                 At::Str { escaped: false }
             }

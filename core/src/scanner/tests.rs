@@ -2470,3 +2470,14 @@ fn a_comment_after_a_word_that_is_no_scalar_is_prose() {
     at_every_split(&lenient(), "```json\n42\n```\n// note", "42");
     at_every_split(&lenient(), "```json\n42\n```\n/* was {\"a\":0} */", "42");
 }
+
+#[test]
+fn a_reply_that_begins_with_a_broken_string_is_prose() {
+    // `"\x` can begin no JSON string: the reply is prose from there (it was `invalid`,
+    // the string cut and read as the value).
+    at_every_split(&lenient(), "\"\\x [1]", "[1]");
+    at_every_split(&lenient(), "\"\\x\" then [1]", "[1]");
+    // A string cut inside a valid escape is still the value cut.
+    fails(&lenient(), b"\"ab\\", ErrorKind::Truncated);
+    fails(&lenient(), b"\"ab\\u00", ErrorKind::Truncated);
+}
