@@ -128,6 +128,11 @@ impl DynamicSink {
         self.retired = None;
     }
 
+    /// A duplicate key was seen since the last [`DynamicSink::take_duplicates`].
+    pub(crate) fn has_duplicates(&self) -> bool {
+        !self.duplicates.is_empty()
+    }
+
     /// Takes the clean-buffer offsets of the duplicate keys seen since the last call.
     pub(crate) fn take_duplicates(&mut self) -> Vec<usize> {
         std::mem::take(&mut self.duplicates)

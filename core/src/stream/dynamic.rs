@@ -64,6 +64,9 @@ impl DynamicStream {
 
     /// Duplicate keys keep their first value: each is recorded as a warning.
     fn note_duplicates(&mut self) {
+        if !self.sink.has_duplicates() {
+            return;
+        }
         for at in self.sink.take_duplicates() {
             let offset = self.scanner.root_offset() + at as u64;
             self.scanner.warn(WarningKind::DuplicateKey, offset);
