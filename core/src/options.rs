@@ -26,8 +26,8 @@ pub struct Options {
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; so is one that holds one number with prose after
     /// it on its line (`the docs [1] say`): it is held at its `]` until its line shows (a
-    /// line break, the input's end, a backtick or a `/` make it the value, spaces and
-    /// punctuation say nothing), and is the value only if no other comes; for a typed
+    /// line break or the input's end make it the value, spaces and punctuation say
+    /// nothing), and is the value only if no other comes; for a typed
     /// stream a bracket of the other shape than its root's is prose, though a value
     /// inside it may be the answer). An array
     /// right after a word, a bracket or a parenthesis that closes on one scalar indexes it

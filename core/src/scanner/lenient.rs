@@ -50,7 +50,7 @@ impl Scanner {
             let (n, over) = skipping.scan(rest);
             skipped_to = Some((!over).then_some(skipping));
             n
-        } else if self.comment_in_prose(self.fed + i as u64) {
+        } else if self.comment_in_prose(self.fed + i as u64, false) {
             rest.iter()
                 .position(|&c| PROSE_STOP[usize::from(c)] || c == b'/')
                 .unwrap_or(rest.len())
@@ -132,7 +132,7 @@ impl Scanner {
                 self.state = State::FenceTicks;
                 Ok(at + 1)
             }
-            Some(b'/') if self.comment_in_prose(self.fed + at as u64) => {
+            Some(b'/') if self.comment_in_prose(self.fed + at as u64, true) => {
                 self.comment_start(at, State::Prose)
             }
             Some(b'/') => {
@@ -542,22 +542,40 @@ impl Scanner {
     /// reply that is so far one scalar; and after the root, one with nothing but
     /// whitespace and comments between: a root named in it (`// example: {"id": 0}`,
     /// `42 // was {"a": 0}`) is no value. In other prose, `/` is prose (`https://…`,
-    /// `and/or`). `offset`: the input offset of the byte the question is asked at.
-    fn comment_in_prose(&self, offset: u64) -> bool {
+    /// `and/or`). `offset`: the input offset of the byte the question is asked at; not
+    /// `at_slash`: whether a `/` at `offset` or after it on may be (a prose run stops at
+    /// each, to ask there).
+    fn comment_in_prose(&self, offset: u64, at_slash: bool) -> bool {
         let place = match self.done {
             // Right after the root (`{"a": 1} // was {"a": 0}`): no value under keep-last.
             true => self.root_trail,
-            false => self.preamble.fenced || !self.preamble.prose_seen || self.lone_up_to(offset),
+            false => {
+                self.preamble.fenced
+                    || !self.preamble.prose_seen
+                    || match at_slash {
+                        true => self.lone_up_to(offset),
+                        false => self.lone.is_some() || self.lone_end.is_some_and(|e| offset < e),
+                    }
+            }
         };
         place && !self.options.strict && !self.replaying
     }
 
     /// The input before offset `offset` may be one scalar and nothing else (see
-    /// [`lone`](super::lone)): whitespace, reasoning and comments around it. The reply is
+    /// [`lone`](super::lone)): whitespace, reasoning and comments around it; and `offset`
+    /// is not inside the scalar (`"see http://x"` holds no comment). The reply is
     /// followed ahead of the scan over each chunk, so this holds byte by byte, in any
     /// chunking.
     fn lone_up_to(&self, offset: u64) -> bool {
-        self.lone.is_some() || self.lone_end.is_some_and(|end| offset < end)
+        let span = match &self.lone {
+            Some(lone) => lone.span(),
+            None if self.lone_end.is_some_and(|end| offset < end) => self.lone_span,
+            None => return false,
+        };
+        match span {
+            Some((start, end)) => offset < start || end.is_some_and(|end| offset >= end),
+            None => true,
+        }
     }
 
     /// A `/` where whitespace may appear inside the value: a comment in lenient mode (or

@@ -90,6 +90,8 @@ pub(super) struct Lone {
     text: Vec<u8>,
     /// Where the scalar's first byte is.
     start: Place,
+    /// The input offset right after the scalar's last byte, once it ended.
+    end: Option<u64>,
     /// Where the next byte is.
     now: Place,
 }
@@ -108,6 +110,7 @@ impl Lone {
             tag: [0; 5],
             text: Vec::new(),
             start: (0, 1, 0),
+            end: None,
             now: (0, 1, 0),
         }
     }
@@ -160,6 +163,10 @@ impl Lone {
 
     /// One byte (not a plain byte inside a string); `false` if it ends the candidacy.
     fn byte(&mut self, c: u8) -> bool {
+        if self.at == At::Word && !is_word_byte(c) {
+            // The scalar ends before this byte (if it goes on, see below).
+            self.end = Some(self.now.0);
+        }
         self.at = match self.at {
             At::Lead | At::FenceLead if is_ws(c) => self.at,
             At::Lead if self.now.0 == 0 && is_bom_byte(0, c) => At::Bom(1),
@@ -253,7 +260,10 @@ impl Lone {
             At::Str { escaped: false } => {
                 self.text.push(c);
                 match c {
-                    b'"' if self.scalar_valid() => At::After,
+                    b'"' if self.scalar_valid() => {
+                        self.end = Some(self.now.0 + 1);
+                        At::After
+                    }
                     b'"' => return false,
                     b'\\' => At::Str { escaped: true },
                     // A control byte: not a JSON string.
@@ -268,6 +278,8 @@ impl Lone {
             At::Word | At::After if c == b'`' && self.fenced => At::CloseTicks(1),
             At::CloseTicks(n) if c == b'`' => At::CloseTicks(n.saturating_add(1)),
             At::CloseTicks(n) if n >= 3 && is_ws(c) => At::Closed,
+            // A comment right after the closing fence.
+            At::CloseTicks(n) if n >= 3 && c == b'/' => At::Slash { back: Back::Closed },
             At::Closed if is_ws(c) => At::Closed,
             _ => return false,
         };
@@ -309,6 +321,12 @@ impl Lone {
         true
     }
 
+    /// Where the scalar is: the input offset of its first byte and, once it ended, the
+    /// offset right after its last; `None` before it began.
+    pub(super) fn span(&self) -> Option<(u64, Option<u64>)> {
+        (!self.text.is_empty()).then_some((self.start.0, self.end))
+    }
+
     /// Only `null` is a value.
     pub(super) fn null_only(&mut self) {
         self.null_only = true;
@@ -324,7 +342,8 @@ impl Lone {
             At::Slash { back } | At::LineComment { back } | At::BlockComment { back, .. } => {
                 matches!(back, Back::After | Back::Closed)
             }
-            At::CloseTicks(n) => n >= 3,
+            // The input may end inside the closing fence.
+            At::CloseTicks(_) => true,
             _ => false,
         };
         (complete && self.scalar_valid()).then_some((&self.text, self.start))
@@ -350,7 +369,8 @@ impl Lone {
             At::Slash { back } | At::LineComment { back } | At::BlockComment { back, .. } => {
                 matches!(back, Back::After | Back::Closed)
             }
-            At::CloseTicks(n) => n >= 3,
+            // The input may end inside the closing fence.
+            At::CloseTicks(_) => true,
             _ => false,
         }
     }

@@ -242,6 +242,9 @@ pub struct Scanner {
     /// The input offset of the byte that showed the reply to be more than one scalar
     /// (see [`lone`]), once one has.
     lone_end: Option<u64>,
+    /// Where the scalar the reply began with was (see [`lone::Lone::span`]), once the
+    /// reply showed it is more than that scalar.
+    lone_span: Option<(u64, Option<u64>)>,
     /// A reply that is one string may be the value (lenient, and no typed root of
     /// another shape).
     lone_strings: bool,
@@ -357,6 +360,7 @@ impl Scanner {
             span_replay: None,
             quoted: None,
             lone_end: None,
+            lone_span: None,
             lone_strings: lone.is_some(),
             replaying: false,
             last_fed: 0,
@@ -481,6 +485,7 @@ impl Scanner {
         let (bytes, over) = chunk.split_at(take);
         if let Some(lone) = &mut self.lone {
             if let Some(k) = lone.feed(bytes) {
+                self.lone_span = lone.span();
                 self.lone = None;
                 self.lone_end = Some(self.fed + k as u64);
             }

@@ -417,24 +417,27 @@ impl Scanner {
     }
 
     /// After the `]` of a possible citation: spaces and punctuation (`[1].`, `[2],`) say
-    /// nothing; a line break (or a backtick, or a `/`: a fence, a code span or a comment
-    /// after the value) says it was the answer; anything else on the line (after the
-    /// answer, a word), that it was a citation in the prose, read on as prose from that
-    /// byte. The first such
+    /// nothing; a line break says it was the answer; anything else on the line (after
+    /// the answer, a word), that it was a citation in the prose, read on as prose from
+    /// that byte (a fence closed right after it, `[1]```, leaves it the value only if no
+    /// other comes). The first such
     /// citation is the value if no other comes (`The result is [42] as computed.`).
     pub(super) fn after_citation<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             match c {
                 b' ' | b'\t' | b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' => i += 1,
-                // A line break, or what closes a fence or a code span or begins a
-                // comment (read after the value as after any): the value.
-                b'\n' | b'\r' | b'`' | b'/' => {
+                // A line break: the value. (Not a backtick nor a `/`: a code span or a
+                // path may go on with the prose.)
+                b'\n' | b'\r' => {
                     self.close_held(sink);
                     return Ok(i);
                 }
-                // After the answer, only words make it a citation: a bracket or a
-                // quote may open the next value (`[1] [2]` under keep-last).
-                _ if self.done && !(c.is_ascii_alphanumeric() || c >= 0x80) => {
+                // After the answer, only words (a code span, a path) make it a
+                // citation: a bracket or a quote may open the next value (`[1] [2]`
+                // under keep-last).
+                _ if self.done
+                    && !(c.is_ascii_alphanumeric() || matches!(c, b'`' | b'/' | 0x80..)) =>
+                {
                     self.close_held(sink);
                     return Ok(i);
                 }

@@ -2451,10 +2451,21 @@ fn citation_after_a_closed_json_fence_is_no_value() {
         "See:\n```json\n```\nSee [1] and {\"a\": 1}",
         r#"{"a":1}"#,
     );
-    // A backtick or a comment right after it: the value (a fence or a span closes, a
-    // comment after the value is skipped as after any).
+    // A fence closed right after it: the value if no other comes.
     at_every_split(&lenient(), "Sure:\n```json\n[1]```", "[1]");
-    at_every_split(&lenient(), "Result: [3] // note\n{\"a\":1}", "[3]");
+    // A code span or a path after it is prose on its line (a fourth review: a backtick or
+    // a `/` made it the value).
+    at_every_split(
+        &lenient(),
+        "The docs [1] `serde_json::from_str` explain it. Answer: {\"a\":1}",
+        r#"{"a":1}"#,
+    );
+    at_every_split(&lenient(), "See [1] /usr/bin then {\"a\":1}", r#"{"a":1}"#);
+    at_every_split(
+        &lenient().second_root(SecondRoot::KeepLast),
+        "{\"a\": 1} see [1] `here` too",
+        r#"{"a":1}"#,
+    );
 }
 
 #[test]
@@ -2480,4 +2491,28 @@ fn a_reply_that_begins_with_a_broken_string_is_prose() {
     // A string cut inside a valid escape is still the value cut.
     fails(&lenient(), b"\"ab\\", ErrorKind::Truncated);
     fails(&lenient(), b"\"ab\\u00", ErrorKind::Truncated);
+}
+
+#[test]
+fn a_comment_glued_to_a_fenced_scalars_closing_fence_leaves_it_standing() {
+    // A fourth review: only whitespace was read after the closing backticks.
+    at_every_split(&lenient(), "```json\n{\"a\":1}\n```// note", r#"{"a":1}"#);
+    at_every_split(&lenient(), "```json\n42\n``` // note", "42");
+    at_every_split(&lenient(), "```json\n42\n```// note", "42");
+    at_every_split(&lenient(), "```json\n\"yes\"\n```/* c */", r#""yes""#);
+    // Cut inside the closing fence: the scalar is complete (it was `no_structure`).
+    at_every_split(&lenient(), "```json\n42\n`", "42");
+    at_every_split(&lenient(), "```json\n42\n``", "42");
+}
+
+#[test]
+fn slashes_inside_a_leading_quoted_sentence_are_prose() {
+    // A fourth review: `//` inside the string the reply began with was read as a
+    // comment once the reply proved more than that string, hiding the answer.
+    at_every_split(&lenient(), "\"See http x\" then {\"a\":1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "\"See http://x\" then {\"a\":1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "\"a /* b\" {\"a\":1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "\"http://x\" [1]", "[1]");
+    // After the string, a comment is one.
+    at_every_split(&lenient(), "\"x\" // {\"a\":0}", r#""x""#);
 }
