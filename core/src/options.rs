@@ -25,9 +25,10 @@ pub struct Options {
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; so is one that holds one number with prose after
-    /// it on its line (`the docs [1] say`): it is held at its `]` until its line shows (a
-    /// line break or the input's end make it the value, spaces and punctuation say
-    /// nothing), and is the value only if no other comes; for a typed
+    /// it on its line (`the docs [1] say`, `as noted [1].` then a line break): it is held
+    /// at its `]` until its line shows (the input's end makes it the value, and so does a
+    /// line break where a `:` or `=` led it or it began its line, `Result: [3]`; spaces and
+    /// punctuation say nothing), and is the value only if no other comes; for a typed
     /// stream a bracket of the other shape than its root's is prose, though a value
     /// inside it may be the answer). An array
     /// right after a word, a bracket or a parenthesis that closes on one scalar indexes it

@@ -82,6 +82,9 @@ impl Scanner {
             return Err(stop(reason, at));
         }
         let (skipped, tail) = rest.split_at(skip);
+        if let Some(&c) = skipped.iter().rev().find(|&&c| c == b'\n' || !is_ws(c)) {
+            self.prose_tail = if c == b'\n' { 0 } else { c };
+        }
         let offset = self.fed + i as u64;
         let prose = |(k, &c): (usize, &u8)| !is_ws(c) && !is_bom_byte(offset + k as u64, c);
         if (!self.preamble.prose_seen || self.root_trail) && skipped.iter().enumerate().any(prose) {

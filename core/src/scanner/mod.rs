@@ -224,6 +224,13 @@ pub struct Scanner {
     /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
     /// `[{"a": 1}]`, `[[1]]`); else it is dropped as prose there (`[1]`, `[ ]`).
     citation_open: bool,
+    /// The last byte of prose before a line break or a root, whitespace aside (0 where a
+    /// line begins): what a possible citation follows (see `citation_led`).
+    prose_tail: u8,
+    /// The root held as a possible citation was led by `:` or `=`, or began its line
+    /// (`Result: [3]`): a line break after it makes it the value; otherwise (`the docs
+    /// [1].`) it is set aside as a citation there too, the value if no other comes.
+    citation_led: bool,
     /// The tentative root is an array opened right after a word, a bracket or a
     /// parenthesis (`arr[0]`, `text[^1]`, `m[1][2]`): closed after one scalar, it was an
     /// index or a footnote, and is dropped as prose there. A comma or a container confirms
@@ -354,6 +361,8 @@ impl Scanner {
             bom_len: 0,
             bare_array: false,
             citation_open: false,
+            prose_tail: 0,
+            citation_led: false,
             index_open: false,
             skipping: None,
             span: None,

@@ -198,6 +198,7 @@ impl Scanner {
         self.bare_array = c == b'[' && !self.done && !self.preamble.prose_seen;
         self.tentative = self.preamble.prose_seen || (self.bare_array && !self.preamble.fenced);
         self.index_open = c == b'[' && self.tentative && self.after_word(b, i);
+        self.citation_led = matches!(self.prose_tail, 0 | b':' | b'=');
         self.begin_value(b, c, i, sink)
     }
 
@@ -417,10 +418,11 @@ impl Scanner {
     }
 
     /// After the `]` of a possible citation: spaces and punctuation (`[1].`, `[2],`) say
-    /// nothing; a line break says it was the answer; anything else on the line (after
-    /// the answer, a word), that it was a citation in the prose, read on as prose from
-    /// that byte (a fence closed right after it, `[1]```, leaves it the value only if no
-    /// other comes). The first such
+    /// nothing; a line break says it was the answer if a `:` or `=` led it or it began
+    /// its line (`Result: [3]`, see `citation_led`); anything else (after the answer, a
+    /// word), that it was a citation in the prose, read on as prose from that byte, the
+    /// value only if no other comes (`the docs [1].` then a fenced answer; a fence closed
+    /// right after it, `[1]```). The first such
     /// citation is the value if no other comes (`The result is [42] as computed.`).
     pub(super) fn after_citation<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
@@ -428,7 +430,7 @@ impl Scanner {
                 b' ' | b'\t' | b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' => i += 1,
                 // A line break: the value. (Not a backtick nor a `/`: a code span or a
                 // path may go on with the prose.)
-                b'\n' | b'\r' => {
+                b'\n' | b'\r' if self.citation_led || self.done => {
                     self.close_held(sink);
                     return Ok(i);
                 }

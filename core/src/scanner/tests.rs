@@ -1846,6 +1846,17 @@ fn a_citation_in_prose_is_no_value() {
         let expected = if input.contains("-3") { "[-3]" } else { "[3]" };
         at_every_split(&lenient(), input, expected);
     }
+    // A line break makes it the value only where a `:` or `=` led it or it began its
+    // line; after a word (`the docs [1].`) the fenced answer after it is the value.
+    at_every_split(
+        &lenient(),
+        "As the docs say [1].\n\n```json\n{\"a\":1}\n```",
+        r#"{"a":1}"#,
+    );
+    at_every_split(&lenient(), "Result: [3]\n```json\n{\"a\":1}\n```", "[3]");
+    at_every_split(&lenient(), "x = [3]\r\n{\"a\":1}", "[3]");
+    at_every_split(&lenient(), "Answer:\n[3]\n{\"a\":1}", "[3]");
+    at_every_split(&lenient(), "The answer is [3]\n", "[3]");
     // With no other value, the first citation is the value (it was before).
     at_every_split(&lenient(), "The result is [42] as computed.", "[42]");
     at_every_split(&lenient(), "x [1] y [2] z", "[1]");
