@@ -25,10 +25,10 @@ pub struct Options {
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array; so is one that holds one number with prose after
-    /// it on its line (`the docs [1] say`, `as noted [1].` then a line break): it is held
-    /// at its `]` until its line shows (the input's end makes it the value, and so does a
-    /// line break where a `:` or `=` led it or it began its line, `Result: [3]`; spaces and
-    /// punctuation say nothing), and is the value only if no other comes; for a typed
+    /// it, or a line break (`the docs [1] say`, `as noted [1].`), unless a `:` or `=` led
+    /// it or it began its line (`Result: [3]`): it is held at its `]` until that shows
+    /// (spaces and punctuation say nothing; the input's end makes it the value, after the
+    /// answer prose), and is the value only if no other comes; for a typed
     /// stream a bracket of the other shape than its root's is prose, though a value
     /// inside it may be the answer). An array
     /// right after a word, a bracket or a parenthesis that closes on one scalar indexes it

@@ -138,3 +138,29 @@ fn normalize_does_not_match_a_symbol_only_name_to_other_symbols() {
         assert_eq!(stream.finish().unwrap(), Filter { op });
     }
 }
+
+#[test]
+fn normalize_keeps_symbols_beside_letters() {
+    // A fifth review: `C#` and `C` settled as the variant renamed `C++`.
+    #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, StreamingModel)]
+    #[settled(normalize)]
+    enum Lang {
+        #[serde(rename = "C++")]
+        Cpp,
+        Rust,
+    }
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Pick {
+        lang: Lang,
+    }
+    for v in ["C#", "C"] {
+        let json = format!(r#"{{"lang": "{v}"}}"#);
+        let mut stream = Pick::stream();
+        let _ = stream.feed(json.as_bytes()).map(|f| f.count());
+        let result = stream.finish();
+        assert!(result.is_err(), "{v:?} settled as {result:?}");
+    }
+    let mut stream = Pick::stream();
+    let _ = stream.feed(br#"{"lang": "c++"}"#).map(|f| f.count());
+    assert_eq!(stream.finish().unwrap(), Pick { lang: Lang::Cpp });
+}

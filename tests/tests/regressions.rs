@@ -1333,3 +1333,39 @@ fn an_array_where_the_reply_begins_is_the_answer_or_its_error_never_an_element()
     stream.push(b"[\"hel").unwrap();
     assert_eq!(stream.draft().as_slice(), ["hel"]);
 }
+
+// ---- a comment after a scalar, for typed roots that read no scalar ----
+
+#[test]
+fn a_comment_after_a_scalar_is_a_comment_for_object_and_array_roots_too() {
+    // A fifth review: the one-scalar reading was off for these roots, so the object in
+    // `42 // was {"a":0}` was read as the answer.
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct S {
+        a: u32,
+    }
+    let input = "42 // was {\"a\":0}\n{\"a\":1}";
+    for size in [input.len(), 1, 7] {
+        let mut s = TypedStream::<S>::new();
+        let mut o = TypedStream::<Option<S>>::new();
+        let mut v = TypedStream::<Vec<u32>>::new();
+        let array = "42 // was [0]\n[1, 2]";
+        for chunk in input.as_bytes().chunks(size) {
+            let _ = s.feed(chunk).map(|f| f.count());
+            let _ = o.feed(chunk).map(|f| f.count());
+        }
+        for chunk in array.as_bytes().chunks(size) {
+            let _ = v.feed(chunk).map(|f| f.count());
+        }
+        assert_eq!(s.finish().unwrap(), S { a: 1 }, "{size}");
+        assert_eq!(o.finish().unwrap(), Some(S { a: 1 }), "{size}");
+        assert_eq!(v.finish().unwrap(), [1, 2], "{size}");
+    }
+    // `null` alone is still the value of an `Option` root, and nothing of another root.
+    let mut o = TypedStream::<Option<S>>::new();
+    let _ = o.feed(b"null // none").map(|f| f.count());
+    assert_eq!(o.finish().unwrap(), None);
+    let mut s = TypedStream::<S>::new();
+    let _ = s.feed(b"42 // c").map(|f| f.count());
+    assert!(s.finish().is_err());
+}

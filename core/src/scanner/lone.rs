@@ -85,6 +85,9 @@ pub(super) struct Lone {
     fenced: bool,
     /// Only `null` is a value (a typed root of a shape that reads `null`).
     null_only: bool,
+    /// No scalar is a value (a typed root that is an object or an array): the reading
+    /// only tells where comments after one are (`42 // was {"a": 0}`).
+    no_value: bool,
     tag: [u8; 5],
     /// The scalar's bytes so far.
     text: Vec<u8>,
@@ -107,6 +110,7 @@ impl Lone {
             },
             fenced: false,
             null_only: false,
+            no_value: false,
             tag: [0; 5],
             text: Vec::new(),
             start: (0, 1, 0),
@@ -332,6 +336,11 @@ impl Lone {
         self.null_only = true;
     }
 
+    /// No scalar is a value.
+    pub(super) fn no_value(&mut self) {
+        self.no_value = true;
+    }
+
     /// The scalar's text and where it starts (offset, line, line start), if the input
     /// read so far is one complete scalar (its closing fence may be missing).
     pub(super) fn scalar(&self) -> Option<(&[u8], Place)> {
@@ -346,18 +355,18 @@ impl Lone {
             At::CloseTicks(_) => true,
             _ => false,
         };
-        (complete && self.scalar_valid()).then_some((&self.text, self.start))
+        let value = !self.no_value && (!self.null_only || self.text == b"null");
+        (complete && value && self.scalar_valid()).then_some((&self.text, self.start))
     }
 
-    /// The scalar's text so far is one JSON scalar (the one a typed root of a nullable
-    /// shape reads, `null`, with `null_only`).
+    /// The scalar's text so far is one JSON scalar (whether the stream reads it as its
+    /// value or not: see `null_only`, `no_value`).
     fn scalar_valid(&self) -> bool {
-        match (self.null_only, self.text.first()) {
-            (true, _) => self.text == b"null",
+        match self.text.first() {
             // A string serde reads whole: its escapes, surrogates and UTF-8 checked
             // (`"\ud800 [1]"` is no string; read as prose, `[1]` is the answer).
-            (false, Some(b'"')) => serde_json::from_slice::<String>(&self.text).is_ok(),
-            (false, _) => serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok(),
+            Some(b'"') => serde_json::from_slice::<String>(&self.text).is_ok(),
+            _ => serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok(),
         }
     }
 
@@ -382,6 +391,7 @@ impl Lone {
         let text = self.text.as_slice();
         let begins = |word: &[u8]| word.len() > text.len() && word.starts_with(text);
         let cut = match self.at {
+            _ if self.no_value => false,
             At::Str { .. } => !self.null_only,
             At::Word if self.null_only => begins(b"null"),
             At::Word => {

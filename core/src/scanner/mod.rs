@@ -227,9 +227,8 @@ pub struct Scanner {
     /// The last byte of prose before a line break or a root, whitespace aside (0 where a
     /// line begins): what a possible citation follows (see `citation_led`).
     prose_tail: u8,
-    /// The root held as a possible citation was led by `:` or `=`, or began its line
-    /// (`Result: [3]`): a line break after it makes it the value; otherwise (`the docs
-    /// [1].`) it is set aside as a citation there too, the value if no other comes.
+    /// The root being read was led by `:` or `=`, or began its line (`Result: [3]`,
+    /// `Answer:\n[42]`): it is no citation (see `Scanner::citation_at_close`).
     citation_led: bool,
     /// The tentative root is an array opened right after a word, a bracket or a
     /// parenthesis (`arr[0]`, `text[^1]`, `m[1][2]`): closed after one scalar, it was an
@@ -398,7 +397,8 @@ impl Scanner {
         // A typed root of that shape is no other scalar.
         match (&mut self.lone, nullable) {
             (Some(lone), true) => lone.null_only(),
-            _ => self.lone = None,
+            (Some(lone), false) => lone.no_value(),
+            (None, _) => {}
         }
     }
 
@@ -632,6 +632,11 @@ impl Scanner {
     /// citation (see `Scanner::citation_at_close`): nothing followed it on its line, so it
     /// is a value (a second one as the policy reads one).
     pub(super) fn end_citation<S: Sink>(&mut self, sink: &mut S) {
+        if self.done {
+            // After the answer, a citation is prose to the end (`See [1]`).
+            self.drop_root();
+            return;
+        }
         if self.muted || self.deep.is_some() {
             self.close_held(&mut crate::IgnoreSink);
         } else {
@@ -919,7 +924,7 @@ impl Scanner {
             State::LineComment => self.line_comment(b, i),
             State::BlockComment | State::BlockStar => self.block_comment(b, i),
             State::AfterRoot => self.after_root(b, i),
-            State::AfterCitation => self.after_citation(b, i, sink),
+            State::AfterCitation => self.after_citation(b, i),
         }
     }
 

@@ -393,10 +393,14 @@ impl Scanner {
         };
         // (`fenced` stays set past the fence's close: only before any prose does it say
         // that the bracket is inside one.)
+        // Led by a `:` or `=`, or beginning its line (`Result: [3]`, `Answer:\n[42]`, a
+        // fenced value): no citation. A typed stream whose root is an array reads any
+        // first one as its answer.
         if !self.tentative
             || self.bare_array
+            || self.citation_led
             || (self.preamble.fenced && !self.preamble.prose_seen)
-            || self.root_shape == Some(false)
+            || (self.root_shape == Some(false) && !self.done)
             || !matches!(self.stack.as_slice(), [root] if !root.object)
         {
             return false;
@@ -417,32 +421,16 @@ impl Scanner {
                 .is_some_and(|text| !text.contains(&b'\n'))
     }
 
-    /// After the `]` of a possible citation: spaces and punctuation (`[1].`, `[2],`) say
-    /// nothing; a line break says it was the answer if a `:` or `=` led it or it began
-    /// its line (`Result: [3]`, see `citation_led`); anything else (after the answer, a
-    /// word), that it was a citation in the prose, read on as prose from that byte, the
-    /// value only if no other comes (`the docs [1].` then a fenced answer; a fence closed
-    /// right after it, `[1]```). The first such
+    /// After the `]` of a possible citation (one a word led, see `citation_led`): spaces
+    /// and punctuation (`[1].`, `[2],`) say nothing; anything else, a line break too,
+    /// that it was a citation in the prose, read on as prose from that byte, the value
+    /// only if no other comes (`the docs [1].` then a fenced answer); the input's end
+    /// (or a cut, or the byte cap) makes a first root the value, and a second one prose. The first such
     /// citation is the value if no other comes (`The result is [42] as computed.`).
-    pub(super) fn after_citation<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
+    pub(super) fn after_citation(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             match c {
                 b' ' | b'\t' | b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' => i += 1,
-                // A line break: the value. (Not a backtick nor a `/`: a code span or a
-                // path may go on with the prose.)
-                b'\n' | b'\r' if self.citation_led || self.done => {
-                    self.close_held(sink);
-                    return Ok(i);
-                }
-                // After the answer, only words (a code span, a path) make it a
-                // citation: a bracket or a quote may open the next value (`[1] [2]`
-                // under keep-last).
-                _ if self.done
-                    && !(c.is_ascii_alphanumeric() || matches!(c, b'`' | b'/' | 0x80..)) =>
-                {
-                    self.close_held(sink);
-                    return Ok(i);
-                }
                 _ => {
                     self.set_citation_aside();
                     return Ok(i);

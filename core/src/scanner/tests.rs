@@ -1863,19 +1863,20 @@ fn a_citation_in_prose_is_no_value() {
     // After one, another like it is one too, even where its line ends (the property
     // tests' `<answer>[0] Done [1].`): the first is the value.
     at_every_split(&lenient(), "<answer>[0] Done [1].", "[0]");
-    at_every_split(&lenient(), "See [1] for details.\nResult: [3]\n", "[1]");
+    // (Not one a `:` led: that is the answer.)
+    at_every_split(&lenient(), "See [1] for details.\nResult: [3]\n", "[3]");
     // Not where the reply begins (see `bare_array`), in a JSON fence, or with more than
     // one element (confirmed at its comma, as before).
     at_every_split(&lenient(), "[1] and more", "[1]");
     at_every_split(&lenient(), "Here:\n```json\n[1]\n``` and more", "[1]");
     at_every_split(&lenient(), "Result: [1, 2] and more", "[1,2]");
     // Nothing follows it in the reading: the cap leaves it the value, and so does a cut.
-    for n in 11..=16 {
-        at_every_split(&lenient().max_bytes(n), "Answer: [7] and", "[7]");
+    for n in 14..=19 {
+        at_every_split(&lenient().max_bytes(n), "The answer [7] and", "[7]");
     }
     let mut scanner = crate::Scanner::new(lenient());
     scanner
-        .feed(b"Answer: [7] ", &mut crate::IgnoreSink)
+        .feed(b"The answer [7] ", &mut crate::IgnoreSink)
         .unwrap();
     assert!(!scanner.is_complete());
     scanner.cut("length", &mut crate::IgnoreSink).unwrap();
@@ -2526,4 +2527,39 @@ fn slashes_inside_a_leading_quoted_sentence_are_prose() {
     at_every_split(&lenient(), "\"http://x\" [1]", "[1]");
     // After the string, a comment is one.
     at_every_split(&lenient(), "\"x\" // {\"a\":0}", r#""x""#);
+}
+
+#[test]
+fn citations_by_what_leads_them() {
+    // A fifth review. A word-led one at the end of its line is a citation too, before a
+    // fenced answer on a later line, or a tool call's.
+    at_every_split(
+        &lenient(),
+        "As the docs explain [1].\n\n```json\n{\"a\":1}\n```",
+        r#"{"a":1}"#,
+    );
+    at_every_split(
+        &lenient(),
+        "According to the docs [1]:\n```json\n[42]\n```",
+        "[42]",
+    );
+    // One a `:` led or alone on its line is the answer, after a citation too.
+    let keep_last = lenient().second_root(SecondRoot::KeepLast);
+    for options in [lenient(), keep_last.clone()] {
+        at_every_split(&options, "See [3] and more.\nAnswer:\n[42]", "[42]");
+        at_every_split(&options, "See [3] and more. Answer: [42]", "[42]");
+    }
+    // After the answer, a citation is prose whatever follows it, to the input's end.
+    for input in [
+        "{\"a\":1}\nSee [1] (the docs).",
+        "{\"a\":1}\nSee [1] - the docs",
+        "{\"a\":1}\nAs noted in [1], \"a\" is one.",
+        "{\"a\":1}\nThis follows the schema [1].\n",
+        "{\"a\":1}\nSee [1]",
+    ] {
+        at_every_split(&keep_last, input, r#"{"a":1}"#);
+    }
+    // A value alone on its line after the answer still replaces it under keep-last.
+    at_every_split(&keep_last, "{\"a\":1}\n[2]", "[2]");
+    at_every_split(&keep_last, "[1] [1] [1]", "[1]");
 }

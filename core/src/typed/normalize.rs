@@ -6,11 +6,38 @@
 use super::protocol::{Event, Flow, Member, Rejected, Slot, from_raw};
 use serde::de::DeserializeOwned;
 
-/// `text` folded for comparison: letters and digits only, lower case.
-fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
-    text.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
+/// A separator between words: `in progress`, `in_progress`, `in-progress`.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '_' | '-')
+}
+
+/// `text` folded for comparison: in lower case, without the whitespace around it, and
+/// without the separators between its words (a run of them between two letters or
+/// digits). Every other character stays: `C#` is not `C++`, `+1` not `-1`, `x<0` not
+/// `x>0`.
+fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let chars = text.trim().chars();
+    let mut previous = None::<char>;
+    let mut run = String::new();
+    for c in chars {
+        if is_separator(c) {
+            run.push(c);
+            continue;
+        }
+        if !run.is_empty() {
+            // Dropped only between two words.
+            let between = previous.is_some_and(char::is_alphanumeric) && c.is_alphanumeric();
+            if !between {
+                out.push_str(&run);
+            }
+            run.clear();
+        }
+        out.extend(c.to_lowercase());
+        previous = Some(c);
+    }
+    out.push_str(&run);
+    out
 }
 
 /// The canonical name of the one variant `text` names once folded (`variants`: per
@@ -18,10 +45,13 @@ fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
 /// or more than one matches. Text with no letter or digit names none: a name of symbols
 /// only (`==`) is read as written, or not at all (`!=` is not `==`).
 pub(crate) fn canonical<'n>(text: &str, variants: &[&[&'n str]]) -> Option<&'n str> {
-    fold(text).next()?;
+    if !text.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    let folded = fold(text);
     let mut found = None;
     for names in variants {
-        if names.iter().any(|name| fold(name).eq(fold(text))) {
+        if names.iter().any(|name| fold(name) == folded) {
             if found.is_some() {
                 return None;
             }
@@ -96,5 +126,20 @@ mod tests {
             assert_eq!(canonical(text, variants), None, "{text:?}");
         }
         assert_eq!(canonical("NE", variants), Some("ne"));
+    }
+
+    #[test]
+    fn symbols_beside_letters_and_digits_stay() {
+        // A fifth review: only letters and digits were kept, so `C#` named `C++` and
+        // `+1` named `-1`.
+        let variants: &[&[&str]] = &[&["C++"], &["-1"], &["x>0"], &["in_progress"]];
+        for text in ["C#", "C", "+1", "1", "x<0"] {
+            assert_eq!(canonical(text, variants), None, "{text:?}");
+        }
+        assert_eq!(canonical("c++", variants), Some("C++"));
+        assert_eq!(canonical(" X>0 ", variants), Some("x>0"));
+        for text in ["In Progress", "in-progress", "IN__PROGRESS", "inProgress"] {
+            assert_eq!(canonical(text, variants), Some("in_progress"), "{text:?}");
+        }
     }
 }
