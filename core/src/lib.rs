@@ -246,8 +246,9 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 ///   structured outputs cannot describe, in it or in the types it holds, is a compile
 ///   error); on an enum `description = "…"`, and on a unit enum `normalize`: a name written
 ///   in another case or with other separators (`In Progress`, `IN-PROGRESS` for
-///   `in_progress`; aliases too) settles as its variant, serde reading the canonical name.
-///   Off by default: without it serde alone decides.
+///   `in_progress`; aliases too) settles as its variant, serde reading the canonical name;
+///   every other character must match (`C#` is not `C++`, `+1` not `-1`). Off by
+///   default: without it serde alone decides.
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};
