@@ -1369,3 +1369,24 @@ fn a_comment_after_a_scalar_is_a_comment_for_object_and_array_roots_too() {
     let _ = s.feed(b"42 // c").map(|f| f.count());
     assert!(s.finish().is_err());
 }
+
+#[test]
+fn typed_roots_read_citations_by_what_leads_them() {
+    // A sixth review: a `:` after a citation leads the next root; a code span leads a
+    // citation after the answer as a word does.
+    let input = "According to the docs [1]: [42]";
+    let keep_last = Options::default().second_root(SecondRoot::KeepLast);
+    let spanned = "[1, 2]\n`a` [3] is required.";
+    for size in [input.len(), 1, 4] {
+        let mut v = TypedStream::<serde_json::Value>::new();
+        for chunk in input.as_bytes().chunks(size) {
+            let _ = v.feed(chunk).map(|f| f.count());
+        }
+        assert_eq!(v.finish().unwrap(), serde_json::json!([42]), "{size}");
+        let mut a = TypedStream::<Vec<u32>>::with_options(keep_last.clone());
+        for chunk in spanned.as_bytes().chunks(size) {
+            let _ = a.feed(chunk).map(|f| f.count());
+        }
+        assert_eq!(a.finish().unwrap(), [1, 2], "{size}");
+    }
+}

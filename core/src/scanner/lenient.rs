@@ -235,8 +235,9 @@ impl Scanner {
             let at = i + k;
             if c != b'`' && span.run > 0 {
                 if span.run == span.ticks {
-                    // Closed: what follows is prose.
+                    // Closed: what follows is prose (led by the span, as by a word).
                     self.span = None;
+                    self.prose_tail = b'`';
                     return Ok(at);
                 }
                 span.run = 0;
@@ -323,6 +324,7 @@ impl Scanner {
         match b.get(i) {
             Some(b'`') => {
                 self.preamble.ticks = self.preamble.ticks.saturating_add(1);
+                self.prose_tail = b'`';
                 Ok(i + 1)
             }
             Some(_) if self.preamble.ticks >= 3 => {
@@ -386,6 +388,8 @@ impl Scanner {
                 }
                 self.root_trail &= !self.preamble.prose_seen;
                 self.state = State::Prose;
+                // A value on the next line begins its line.
+                self.prose_tail = 0;
                 return Ok(i + 1);
             }
             if !is_fence_tag(c) {

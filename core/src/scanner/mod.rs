@@ -924,7 +924,7 @@ impl Scanner {
             State::LineComment => self.line_comment(b, i),
             State::BlockComment | State::BlockStar => self.block_comment(b, i),
             State::AfterRoot => self.after_root(b, i),
-            State::AfterCitation => self.after_citation(b, i),
+            State::AfterCitation => self.after_citation(b, i, sink),
         }
     }
 

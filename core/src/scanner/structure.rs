@@ -427,10 +427,21 @@ impl Scanner {
     /// only if no other comes (`the docs [1].` then a fenced answer); the input's end
     /// (or a cut, or the byte cap) makes a first root the value, and a second one prose. The first such
     /// citation is the value if no other comes (`The result is [42] as computed.`).
-    pub(super) fn after_citation(&mut self, b: &[u8], mut i: usize) -> Step {
+    pub(super) fn after_citation<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             match c {
-                b' ' | b'\t' | b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' => i += 1,
+                b' ' | b'\t' => i += 1,
+                // Punctuation leads what follows as prose does (`[1]: [42]`).
+                b'.' | b',' | b';' | b':' | b'!' | b'?' | b')' => {
+                    self.prose_tail = c;
+                    i += 1;
+                }
+                // After the answer, a value that follows at once is a run of values
+                // (`[1] [1]` under keep-last), not prose.
+                b'[' | b'{' if self.done => {
+                    self.close_held(sink);
+                    return Ok(i);
+                }
                 _ => {
                     self.set_citation_aside();
                     return Ok(i);
@@ -491,6 +502,8 @@ impl Scanner {
             None => {
                 self.state = State::AfterRoot;
                 self.done = true;
+                // What follows it on its line is led by it, as by a word.
+                self.prose_tail = b']';
                 // A root that replaced another is complete: the other is gone for good.
                 self.previous = None;
             }

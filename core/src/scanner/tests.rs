@@ -2563,3 +2563,28 @@ fn citations_by_what_leads_them() {
     at_every_split(&keep_last, "{\"a\":1}\n[2]", "[2]");
     at_every_split(&keep_last, "[1] [1] [1]", "[1]");
 }
+
+#[test]
+fn what_leads_a_citation_is_the_prose_right_before_it() {
+    // A sixth review: punctuation after a citation, a code span, and the answer before
+    // it on its line were not what led the next bracket.
+    let keep_last = lenient().second_root(SecondRoot::KeepLast);
+    for options in [lenient(), keep_last.clone()] {
+        at_every_split(&options, "According to the docs [1]: [42]", "[42]");
+        at_every_split(&options, "See [1]: [42]", "[42]");
+    }
+    at_every_split(&lenient(), "See [9] here. Use: `y` [1] more", "[9]");
+    at_every_split(&lenient(), "See [9] here.\n`y` [1] more", "[9]");
+    at_every_split(&keep_last, "{\"a\":1}\n`a` [1] is required.", r#"{"a":1}"#);
+    at_every_split(
+        &keep_last,
+        "{\"a\":1}\nNote: `a` [1] is required.",
+        r#"{"a":1}"#,
+    );
+    at_every_split(&keep_last, "Result {\"a\":1} [2] more", r#"{"a":1}"#);
+    at_every_split(&keep_last, "Result: {\"a\":1} [2] more", r#"{"a":1}"#);
+    at_every_split(&keep_last, "{\"a\":1} [2] more", r#"{"a":1}"#);
+    // A fence's next line, and the next line after the answer, begin their lines.
+    at_every_split(&lenient(), "See [1] x.\n```json\n[42]\n```", "[42]");
+    at_every_split(&keep_last, "{\"a\":1}\n[2]", "[2]");
+}
