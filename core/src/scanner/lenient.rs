@@ -658,6 +658,8 @@ impl Scanner {
                 }
                 self.comment_clean(rest.get(nl).copied().unwrap_or(b'\n'));
                 self.state = self.after_comment;
+                // Its line ended: a bracket on the next one begins its line.
+                self.prose_tail = 0;
                 Ok(i + nl + 1)
             }
             None => {

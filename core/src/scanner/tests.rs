@@ -2588,3 +2588,18 @@ fn what_leads_a_citation_is_the_prose_right_before_it() {
     at_every_split(&lenient(), "See [1] x.\n```json\n[42]\n```", "[42]");
     at_every_split(&keep_last, "{\"a\":1}\n[2]", "[2]");
 }
+
+#[test]
+fn a_line_comment_ends_its_line_for_what_leads_the_next_bracket() {
+    // A seventh review: a `//` comment took the `\n` that ends it, so the bracket on the
+    // next line looked led by the word before the comment (`\r\n` and `/* */` were right).
+    let keep_last = lenient().second_root(SecondRoot::KeepLast);
+    at_every_split(&keep_last, "{\"a\":1} // note\n[2]", "[2]");
+    at_every_split(&keep_last, "{\"a\":1} // note\n[2] more", "[2]");
+    at_every_split(&lenient(), "42 // x\n[3]\n```json\n{\"a\":1}\n```", "[3]");
+    at_every_split(
+        &lenient(),
+        "\"x\" // y\n[3]\n```json\n{\"a\":1}\n```",
+        "[3]",
+    );
+}
