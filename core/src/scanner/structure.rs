@@ -380,22 +380,20 @@ impl Scanner {
     }
 
     /// The `]` closing a tentative root array in prose that holds one number, on the line
-    /// its `[` is on (`the docs [1] say`, `Result: [42]`): a citation if prose follows it
-    /// on that line, the answer if its line ends there (or the input does). It is held
-    /// until that shows (see [`Scanner::after_citation`]). Not where the reply begins (see
-    /// `bare_array`), in a JSON fence, after an empty container (see
-    /// `Scanner::citation`), or for a typed stream whose root is an array. A second root
-    /// too (`{"a": 1} see [1] here` replaced the answer under keep-last).
+    /// its `[` is on, led by a word (`the docs [1] say`; see `citation_led`): a possible
+    /// citation, held until what follows shows (see [`Scanner::after_citation`]). Not
+    /// where the reply begins (see `bare_array`), in a JSON fence, after an empty
+    /// container (see `Scanner::citation`), or as the first root of a typed stream whose
+    /// root is an array. A second root too (`{"a": 1} see [1] here` replaced the answer
+    /// under keep-last).
     fn citation_at_close(&self) -> bool {
         // Cheap tests first: this runs at every closing bracket.
         let Some((start, _)) = self.scalar_pending else {
             return false;
         };
-        // (`fenced` stays set past the fence's close: only before any prose does it say
-        // that the bracket is inside one.)
         // Led by a `:` or `=`, or beginning its line (`Result: [3]`, `Answer:\n[42]`, a
-        // fenced value): no citation. A typed stream whose root is an array reads any
-        // first one as its answer.
+        // fenced value): no citation. (`fenced` stays set past the fence's close: only
+        // before any prose does it say that the bracket is inside one.)
         if !self.tentative
             || self.bare_array
             || self.citation_led
@@ -421,12 +419,13 @@ impl Scanner {
                 .is_some_and(|text| !text.contains(&b'\n'))
     }
 
-    /// After the `]` of a possible citation (one a word led, see `citation_led`): spaces
-    /// and punctuation (`[1].`, `[2],`) say nothing; anything else, a line break too,
-    /// that it was a citation in the prose, read on as prose from that byte, the value
-    /// only if no other comes (`the docs [1].` then a fenced answer); the input's end
-    /// (or a cut, or the byte cap) makes a first root the value, and a second one prose. The first such
-    /// citation is the value if no other comes (`The result is [42] as computed.`).
+    /// After the `]` of a possible citation: spaces and punctuation (`[1].`, `[2],`) say
+    /// nothing; anything else, a line break too, that it was a citation in the prose,
+    /// read on as prose from that byte: the first one is the value only if no other comes
+    /// (`The result is [42] as computed.`; `the docs [1].` then a fenced answer is that
+    /// answer). After the answer, a bracket right after it makes it a value (a run of
+    /// values). The input's end, a cut or the byte cap make a first root the value, and
+    /// a second one prose (see `Scanner::end_citation`).
     pub(super) fn after_citation<S: Sink>(&mut self, b: &[u8], mut i: usize, sink: &mut S) -> Step {
         while let Some(&c) = b.get(i) {
             match c {
