@@ -561,11 +561,17 @@ impl Scanner {
                     || !self.preamble.prose_seen
                     || match at_slash {
                         true => self.lone_up_to(offset),
-                        false => self.lone.is_some() || self.lone_end.is_some_and(|e| offset < e),
+                        false => self.lone_alive(offset),
                     }
             }
         };
         place && !self.options.strict && !self.replaying
+    }
+
+    /// The reply could still be one scalar at input offset `offset` (see
+    /// [`lone`](super::lone)): followed still, or shown to be more only later.
+    fn lone_alive(&self, offset: u64) -> bool {
+        self.lone.is_some() || self.lone_end.is_some_and(|end| offset < end)
     }
 
     /// The input before offset `offset` may be one scalar and nothing else (see
@@ -574,10 +580,12 @@ impl Scanner {
     /// followed ahead of the scan over each chunk, so this holds byte by byte, in any
     /// chunking.
     fn lone_up_to(&self, offset: u64) -> bool {
+        if !self.lone_alive(offset) {
+            return false;
+        }
         let span = match &self.lone {
             Some(lone) => lone.span(),
-            None if self.lone_end.is_some_and(|end| offset < end) => self.lone_span,
-            None => return false,
+            None => self.lone_span,
         };
         match span {
             Some((start, end)) => offset < start || end.is_some_and(|end| offset >= end),
