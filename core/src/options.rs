@@ -24,15 +24,23 @@ pub struct Options {
     /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
-    /// a typed stream's root is an array; so is one that holds one number with prose after
-    /// it, or a line break (`the docs [1] say`, `as noted [1].`), unless a `:` or `=` led
-    /// it or it began its line (`Result: [3]`): it is held at its `]` until that shows
-    /// (spaces and punctuation say nothing; the input's end makes it the value, after the
-    /// answer prose), and is the value only if no other comes; for a typed
+    /// a typed stream's root is an array, or a `:` or `=` led it or it began its line;
+    /// so is one that holds one number with prose after it, or a line break (`the docs
+    /// [1] say`, `as noted [1].`), unless a `:` or `=` led it (`Result: [3]`), and one
+    /// that began its line with a word after it there (`[1] Smith, 2020.`, `[1]:
+    /// https://…`, but not where the reply begins): it is held at its `]` until that
+    /// shows (spaces and punctuation say nothing; the input's end makes it the value,
+    /// after the answer prose unless it began its line), and is the value only if no
+    /// other comes; for a typed
     /// stream a bracket of the other shape than its root's is prose, though a value
     /// inside it may be the answer). An array
     /// right after a word, a bracket or a parenthesis that closes on one scalar indexes it
-    /// (`arr[0]`, `Paris[1]`): prose. A code block in another language is skipped whole,
+    /// (`arr[0]`, `Paris[1]`): prose. A fence is three or more backticks, or tildes
+    /// where a line begins; its tag names JSON if it is `json`, `jsonc`, `json5`, `jsonl`,
+    /// `ndjson` or none; backticks after prose on a line with more than one word after
+    /// them (`without ``` markers.`) are prose. A code block in another language is
+    /// skipped whole, to a fence of its byte at least as long as the one that opened it
+    /// (a ```` ```` ```` block may show a ```` ```json ```` example),
     /// and so is an inline code span (`` `x = [1, 2]` ``) that a run of as many backticks
     /// closes on its line, unless it begins with a bracket (`` `{"a": 1}` `` may be the
     /// answer); a lone backtick hides nothing. One refused at its first value after a key

@@ -45,7 +45,8 @@ impl Scanner {
             quote + 1
         } else if self.preamble.in_code {
             // Inside a code block in another language: only its closing fence matters.
-            rest.iter().position(|&c| c == b'`').unwrap_or(rest.len())
+            let fence = self.preamble.code_fence.0;
+            rest.iter().position(|&c| c == fence).unwrap_or(rest.len())
         } else if let Some(mut skipping) = self.skipping {
             let (n, over) = skipping.scan(rest);
             skipped_to = Some((!over).then_some(skipping));
@@ -128,11 +129,22 @@ impl Scanner {
                 self.start_root(b, c, at, sink)
             }
             Some(&c @ (b'{' | b'[')) => self.start_root(b, c, at, sink),
-            Some(b'`') => {
+            Some(&c @ b'`') | Some(&c @ b'~') if c == b'`' || self.prose_tail == 0 => {
                 // A fence marker's bytes are prose for the idle limit: the first one too.
+                // (Tildes make one only where their line begins, as CommonMark has it:
+                // elsewhere, `~~struck~~` and `~5` are prose.)
                 self.check_idle(at)?;
-                self.preamble.ticks = 1;
+                let p = &mut self.preamble;
+                p.mid_line = self.prose_tail != 0;
+                p.fence_byte = c;
+                p.ticks = 1;
                 self.state = State::FenceTicks;
+                Ok(at + 1)
+            }
+            Some(b'~') => {
+                self.check_idle(at)?;
+                self.saw_prose();
+                self.prose_tail = b'~';
                 Ok(at + 1)
             }
             Some(b'/') if self.comment_in_prose(self.fed + at as u64, true) => {
@@ -305,6 +317,9 @@ impl Scanner {
             && !self.done
             && self.empty_root.is_some()
             && self.root_shape != Some(false)
+            // Led by `:` or `=`, or beginning its line, it is a value (`- [ ] task` then
+            // `Result: [3, 4]`).
+            && !matches!(self.prose_tail, 0 | b':' | b'=')
     }
 
     /// Bytes of a fence marker count as prose for the idle limit, as the prose around
@@ -316,20 +331,30 @@ impl Scanner {
         Ok(())
     }
 
-    /// Counting backticks: three or more open a fence, one or two an inline code span.
+    /// Counting a fence marker's bytes: three or more open a fence; one or two backticks
+    /// an inline code span, one or two tildes nothing.
     pub(super) fn fence_ticks(&mut self, b: &[u8], i: usize) -> Step {
         if i < b.len() {
             self.check_idle(i)?;
         }
         match b.get(i) {
-            Some(b'`') => {
+            Some(&c) if c == self.preamble.fence_byte => {
                 self.preamble.ticks = self.preamble.ticks.saturating_add(1);
-                self.prose_tail = b'`';
+                self.prose_tail = c;
                 Ok(i + 1)
             }
             Some(_) if self.preamble.ticks >= 3 => {
-                self.preamble.fence_tag_len = 0;
+                let p = &mut self.preamble;
+                p.fence_tag_len = 0;
+                p.tag_spaced = false;
+                p.tag_space = false;
                 self.state = State::FenceTag;
+                Ok(i)
+            }
+            Some(_) if self.preamble.fence_byte == b'~' => {
+                // One or two tildes: prose.
+                self.saw_prose();
+                self.state = State::Prose;
                 Ok(i)
             }
             Some(&c) => {
@@ -370,20 +395,25 @@ impl Scanner {
     /// or an untagged one): a root right after it is the fenced value, not a tentative one.
     /// A fence in another language opens a code block that is skipped whole (a JavaScript
     /// block that begins with an array may go on to call a method on it); inside one, a
-    /// fence closes it.
+    /// fence of its byte at least as long closes it. After prose on its line, a marker
+    /// with more than one word after it is prose (`without ``` markers.`).
     pub(super) fn fence_tag(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             self.check_idle(i)?;
             if c == b'\n' {
                 let p = &mut self.preamble;
                 if p.in_code {
-                    p.in_code = false;
+                    p.in_code = !p.closes_code();
+                    p.prose_seen = true;
+                } else if p.mid_line && p.tag_spaced {
+                    // Backticks in a sentence (`without ``` markers.`): prose, no fence.
                     p.prose_seen = true;
                 } else if p.tag_is_json() {
                     p.prose_seen = false;
                     p.fenced = true;
                 } else {
                     p.in_code = true;
+                    p.code_fence = (p.fence_byte, p.ticks);
                     p.prose_seen = true;
                 }
                 self.root_trail &= !self.preamble.prose_seen;
@@ -394,7 +424,18 @@ impl Scanner {
             }
             if !is_fence_tag(c) {
                 let p = &mut self.preamble;
-                if matches!(c, b'{' | b'[') && p.fence_tag_len > 0 && p.tag_is_json() && !p.in_code
+                if !p.mid_line && !p.in_code && p.fence_tag_len > 0 && !p.tag_is_json() {
+                    // The rest of a fence's info string, where its line begins (```` ```js
+                    // title="x" ````): the code block opens at the line's end.
+                    p.tag_space = true;
+                    i += 1;
+                    continue;
+                }
+                if matches!(c, b'{' | b'[')
+                    && p.fence_tag_len > 0
+                    && p.tag_is_json()
+                    && !p.in_code
+                    && !(p.mid_line && p.tag_spaced)
                 {
                     // ```` ```json{"a": 1}``` ````: the fenced value, on the marker's line.
                     p.prose_seen = false;
@@ -402,15 +443,19 @@ impl Scanner {
                 } else {
                     // Text after the marker on the same line: prose (a closing fence ends
                     // the code block it closes).
-                    p.in_code = false;
+                    p.in_code &= !p.closes_code();
                     p.prose_seen = true;
                 }
                 self.root_trail &= !self.preamble.prose_seen;
                 self.state = State::Prose;
                 return Ok(i);
             }
-            if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'+' | b'.') {
+            if matches!(c, b' ' | b'\t') {
+                self.preamble.tag_space = true;
+            } else if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'+' | b'.') {
                 let p = &mut self.preamble;
+                // A word after a space: the tag is more than one word.
+                p.tag_spaced |= std::mem::take(&mut p.tag_space);
                 match p.fence_tag.get_mut(usize::from(p.fence_tag_len)) {
                     Some(slot) => {
                         *slot = c.to_ascii_lowercase();

@@ -6,7 +6,7 @@
 //! scanner reads the scalar again as the value, at its own offsets, as strict mode reads it.
 
 use super::lenient::{BRACKET_TAG, REASONING_TAGS as TAGS};
-use super::tables::{is_bom_byte, is_ws, string_run};
+use super::tables::{is_bom_byte, is_json_tag, is_ws, string_run};
 
 /// Where in `ws* block* (scalar | fence) ws*` the input is, `fence` being
 /// ```` ```json ```` (or an untagged fence), a line break, the scalar and a closing fence.
@@ -83,12 +83,14 @@ pub(super) type Place = (u64, u64, u64);
 pub(super) struct Lone {
     at: At,
     fenced: bool,
+    /// The byte the fence is made of: `` ` `` or `~`.
+    fence: u8,
     /// Only `null` is a value (a typed root of a shape that reads `null`).
     null_only: bool,
     /// No scalar is a value (a typed root that is an object or an array): the reading
     /// only tells where comments after one are (`42 // was {"a": 0}`).
     no_value: bool,
-    tag: [u8; 5],
+    tag: [u8; 6],
     /// The scalar's bytes so far.
     text: Vec<u8>,
     /// Where the scalar's first byte is.
@@ -109,9 +111,10 @@ impl Lone {
                 false => At::Lead,
             },
             fenced: false,
+            fence: b'`',
             null_only: false,
             no_value: false,
-            tag: [0; 5],
+            tag: [0; 6],
             text: Vec::new(),
             start: (0, 1, 0),
             end: None,
@@ -183,7 +186,10 @@ impl Lone {
                 tag: BRACKET_TAG as u8,
                 pos: 1,
             },
-            At::Lead if c == b'`' => At::Ticks(1),
+            At::Lead if matches!(c, b'`' | b'~') => {
+                self.fence = c;
+                At::Ticks(1)
+            }
             // The scalar ends: unless it is one (`2024-01-01`, `tru`), the input is prose.
             At::Word if !is_word_byte(c) && !self.scalar_valid() => return false,
             At::Lead | At::FenceLead | At::Word | At::After | At::Closed if c == b'/' => {
@@ -244,7 +250,7 @@ impl Lone {
                     }
                 }
             }
-            At::Ticks(n) if c == b'`' => At::Ticks(n.saturating_add(1)),
+            At::Ticks(n) if c == self.fence => At::Ticks(n.saturating_add(1)),
             At::Ticks(n) if n >= 3 => {
                 self.fenced = true;
                 return self.tag_byte(0, c);
@@ -279,8 +285,8 @@ impl Lone {
                 At::Word
             }
             At::Word | At::After if is_ws(c) => At::After,
-            At::Word | At::After if c == b'`' && self.fenced => At::CloseTicks(1),
-            At::CloseTicks(n) if c == b'`' => At::CloseTicks(n.saturating_add(1)),
+            At::Word | At::After if c == self.fence && self.fenced => At::CloseTicks(1),
+            At::CloseTicks(n) if c == self.fence => At::CloseTicks(n.saturating_add(1)),
             At::CloseTicks(n) if n >= 3 && is_ws(c) => At::Closed,
             // A comment right after the closing fence.
             At::CloseTicks(n) if n >= 3 && c == b'/' => At::Slash { back: Back::Closed },
@@ -307,18 +313,15 @@ impl Lone {
     fn tag_byte(&mut self, len: u8, c: u8) -> bool {
         if c == b'\n' {
             let tag = self.tag.get(..usize::from(len)).unwrap_or_default();
-            let json = tag.is_empty()
-                || tag.eq_ignore_ascii_case(b"json")
-                || tag.eq_ignore_ascii_case(b"jsonc");
             self.at = At::FenceLead;
-            return json;
+            return is_json_tag(tag);
         }
         if matches!(c, b' ' | b'\t' | b'\r') {
             self.at = At::Tag(len);
             return true;
         }
         match self.tag.get_mut(usize::from(len)) {
-            Some(slot) if c.is_ascii_alphanumeric() => *slot = c,
+            Some(slot) if c.is_ascii_alphanumeric() => *slot = c.to_ascii_lowercase(),
             _ => return false,
         }
         self.at = At::Tag(len + 1);

@@ -227,9 +227,13 @@ pub struct Scanner {
     /// The last byte of prose before a line break or a root, whitespace aside (0 where a
     /// line begins): what a possible citation follows (see `citation_led`).
     prose_tail: u8,
-    /// The root being read was led by `:` or `=`, or began its line (`Result: [3]`,
-    /// `Answer:\n[42]`): it is no citation (see `Scanner::citation_at_close`).
+    /// The root being read was led by `:` or `=` (`Result: [3]`, `x = [1]`): it is no
+    /// citation (see `Scanner::citation_at_close`).
     citation_led: bool,
+    /// The root being read began its line (`Answer:\n[42]`): a citation only if a word
+    /// follows it on its line, as in a list of references (`[1] Smith, 2020.`,
+    /// `[1]: https://…`); alone on its line, or at the input's end, it is a value.
+    line_led: bool,
     /// The tentative root is an array opened right after a word, a bracket or a
     /// parenthesis (`arr[0]`, `text[^1]`, `m[1][2]`): closed after one scalar, it was an
     /// index or a footnote, and is dropped as prose there. A comma or a container confirms
@@ -328,6 +332,11 @@ impl Scanner {
             scalar_start: 0,
             preamble: Preamble {
                 ticks: 0,
+                fence_byte: b'`',
+                mid_line: false,
+                tag_spaced: false,
+                tag_space: false,
+                code_fence: (b'`', 3),
                 tag_pos: 0,
                 tag: 0,
                 prose_seen: false,
@@ -362,6 +371,7 @@ impl Scanner {
             citation_open: false,
             prose_tail: 0,
             citation_led: false,
+            line_led: false,
             index_open: false,
             skipping: None,
             span: None,
@@ -632,7 +642,7 @@ impl Scanner {
     /// citation (see `Scanner::citation_at_close`): nothing followed it on its line, so it
     /// is a value (a second one as the policy reads one).
     pub(super) fn end_citation<S: Sink>(&mut self, sink: &mut S) {
-        if self.done {
+        if self.done && !self.line_led {
             // After the answer, a citation is prose to the end (`See [1]`).
             self.drop_root();
             return;

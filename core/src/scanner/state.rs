@@ -120,7 +120,20 @@ impl StrState {
 /// The lenient preamble's memory: fence ticks, tag matching, whether prose was seen.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Preamble {
+    /// The fence marker's bytes counted so far.
     pub(crate) ticks: u8,
+    /// The byte the fence marker is made of: `` ` `` or `~`.
+    pub(crate) fence_byte: u8,
+    /// The fence marker began after prose on its line (`Sure! ```json`): a tag of more
+    /// than one word there is prose (`without ``` markers.`), not a fence.
+    pub(crate) mid_line: bool,
+    /// The tag read so far has a word after a space (`` ``` markers ``, `json fences`).
+    pub(crate) tag_spaced: bool,
+    /// A space has come in the tag since its last word began.
+    pub(crate) tag_space: bool,
+    /// The open code block's fence (its byte and length): only a fence of that byte, at
+    /// least as long, closes it (```` ```` ```` around a ```` ```json ```` example).
+    pub(crate) code_fence: (u8, u8),
     /// Bytes of a reasoning block's opening or closing tag matched so far.
     pub(crate) tag_pos: u8,
     /// Which reasoning tag (an index into the lenient scanner's table) is being matched,
@@ -155,7 +168,12 @@ impl Preamble {
             .fence_tag
             .get(..usize::from(self.fence_tag_len))
             .unwrap_or_default();
-        matches!(tag, b"" | b"json" | b"jsonc" | b"json5")
+        super::tables::is_json_tag(tag)
+    }
+
+    /// The fence just read closes the open code block: its byte, and at least as long.
+    pub(crate) fn closes_code(&self) -> bool {
+        self.fence_byte == self.code_fence.0 && self.ticks >= self.code_fence.1
     }
 }
 

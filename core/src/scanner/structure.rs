@@ -198,7 +198,8 @@ impl Scanner {
         self.bare_array = c == b'[' && !self.done && !self.preamble.prose_seen;
         self.tentative = self.preamble.prose_seen || (self.bare_array && !self.preamble.fenced);
         self.index_open = c == b'[' && self.tentative && self.after_word(b, i);
-        self.citation_led = matches!(self.prose_tail, 0 | b':' | b'=');
+        self.citation_led = matches!(self.prose_tail, b':' | b'=');
+        self.line_led = self.prose_tail == 0;
         self.begin_value(b, c, i, sink)
     }
 
@@ -363,9 +364,10 @@ impl Scanner {
             return Ok(i + 1);
         }
         if self.citation_at_close() {
-            if self.citation.is_some() && !self.done {
+            if self.citation.is_some() && !self.done && !self.line_led {
                 // After one citation, another like it is one too, whatever follows: the
-                // first stays the value if no other comes (`[0] Done [1].`).
+                // first stays the value if no other comes (`[0] Done [1].`). One that
+                // begins its line waits for what follows (`See [3].\nAnswer:\n[42]`).
                 self.set_citation_aside();
             } else {
                 self.state = State::AfterCitation;
@@ -380,7 +382,8 @@ impl Scanner {
     }
 
     /// The `]` closing a tentative root array in prose that holds one number, on the line
-    /// its `[` is on, led by a word (`the docs [1] say`; see `citation_led`): a possible
+    /// its `[` is on, led by a word (`the docs [1] say`; see `citation_led`) or beginning
+    /// its line (`[1] Smith, 2020.`; see `line_led`): a possible
     /// citation, held until what follows shows (see [`Scanner::after_citation`]). Not
     /// where the reply begins (see `bare_array`), in a JSON fence, after an empty
     /// container (see `Scanner::citation`), or as the first root of a typed stream whose
@@ -420,7 +423,8 @@ impl Scanner {
     }
 
     /// After the `]` of a possible citation: spaces and punctuation (`[1].`, `[2],`) say
-    /// nothing; anything else, a line break too, that it was a citation in the prose,
+    /// nothing; a line break, that one which began its line is a value; anything else,
+    /// a line break too after a word, that it was a citation in the prose,
     /// read on as prose from that byte: the first one is the value only if no other comes
     /// (`The result is [42] as computed.`; `the docs [1].` then a fenced answer is that
     /// answer). After the answer, a bracket right after it makes it a value (a run of
@@ -438,6 +442,11 @@ impl Scanner {
                 // After the answer, a value that follows at once is a run of values
                 // (`[1] [1]` under keep-last), not prose.
                 b'[' | b'{' if self.done => {
+                    self.close_held(sink);
+                    return Ok(i);
+                }
+                // Alone on the line it began: a value (`Answer:\n[42]\n`).
+                b'\n' | b'\r' if self.line_led => {
                     self.close_held(sink);
                     return Ok(i);
                 }

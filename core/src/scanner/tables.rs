@@ -13,12 +13,14 @@ pub(crate) static STRING_STOP: [bool; 256] = {
     table
 };
 
-/// Bytes the lenient preamble stops at: a root opener, a fence tick, a tag opener.
+/// Bytes the lenient preamble stops at: a root opener, a fence's byte (`` ` ``, `~`), a
+/// tag opener.
 pub(crate) static PROSE_STOP: [bool; 256] = {
     let mut table = [false; 256];
     table[b'{' as usize] = true;
     table[b'[' as usize] = true;
     table[b'`' as usize] = true;
+    table[b'~' as usize] = true;
     table[b'<' as usize] = true;
     table
 };
@@ -44,6 +46,16 @@ pub(crate) fn is_ws(b: u8) -> bool {
 #[inline]
 pub(crate) fn is_fence_tag(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'.' | b' ' | b'\t' | b'\r')
+}
+
+/// A fence's language tag (lowercase, its letters and digits) that names JSON, or none:
+/// ```` ```json ````, `jsonc`, `json5`, and JSON Lines' `jsonl` and `ndjson`.
+#[inline]
+pub(crate) fn is_json_tag(tag: &[u8]) -> bool {
+    matches!(
+        tag,
+        b"" | b"json" | b"jsonc" | b"json5" | b"jsonl" | b"ndjson"
+    )
 }
 
 /// Length of the UTF-8 character whose first byte is `lead` (valid leads only).

@@ -2035,8 +2035,8 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
     }
     // A citation is skipped to its closing bracket: nothing inside it is an answer.
     for (input, value) in [
-        ("Use {} if none. Data: [1, {\"a\": 2}]", "{}"),
-        ("Use {} if none. Data: [1, [2, 3]] and [4]", "{}"),
+        ("Use {} if none. Data, [1, {\"a\": 2}]", "{}"),
+        ("Use {} if none. Data, [1, [2, 3]] and [4]", "{}"),
         (
             "Use [] if none. See [1]. Data: [[1, 2], [3]]",
             "[[1,2],[3]]",
@@ -2063,7 +2063,7 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
     // citation to read past, at every chunking.
     for (input, limit) in [
         ("x {} [1, [2]]", 6),
-        ("Use {} if none. Data: [1, [2], {\"a\": 2}] ok", 22),
+        ("Use {} if none. Data, [1, [2], {\"a\": 2}] ok", 22),
     ] {
         for limit in limit - 3..limit + 4 {
             let options = lenient()
@@ -2595,11 +2595,155 @@ fn a_line_comment_ends_its_line_for_what_leads_the_next_bracket() {
     // next line looked led by the word before the comment (`\r\n` and `/* */` were right).
     let keep_last = lenient().second_root(SecondRoot::KeepLast);
     at_every_split(&keep_last, "{\"a\":1} // note\n[2]", "[2]");
-    at_every_split(&keep_last, "{\"a\":1} // note\n[2] more", "[2]");
+    // (A word after it on its line makes it a reference: `[2] Smith, 2020.`.)
+    at_every_split(&keep_last, "{\"a\":1} // note\n[2] more", "{\"a\":1}");
+    at_every_split(&keep_last, "{\"a\":1} // note\n[2]\nmore", "[2]");
     at_every_split(&lenient(), "42 // x\n[3]\n```json\n{\"a\":1}\n```", "[3]");
     at_every_split(
         &lenient(),
         "\"x\" // y\n[3]\n```json\n{\"a\":1}\n```",
         "[3]",
     );
+}
+
+#[test]
+fn backticks_in_a_sentence_open_no_fence() {
+    // An eighth review: a fence marker anywhere on a line took the rest of the line for
+    // its tag, and a tag that is no JSON opened a code block that never closed.
+    for input in [
+        "Here is the raw JSON without ``` markers.\n\n{\"a\": 1}",
+        "Tip: use ```json fences\n\n{\"a\": 1}",
+        "Use ``` fences for code blocks\n{\"a\": 1}",
+        "Use ``` fences for code blocks\r\n{\"a\": 1}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+    // A marker after prose on its line with a one-word tag is still a fence.
+    at_every_split(&lenient(), "Sure! ```json\n{\"a\": 1}\n```", r#"{"a":1}"#);
+    at_every_split(&lenient(), "Sure! ```json \n{\"a\": 1}\n```", r#"{"a":1}"#);
+    at_every_split(
+        &lenient(),
+        "In Python: ```python\nx = [1]\n```\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    // Where its line begins, a tag of several words is a fence's (CommonMark's info
+    // string): the code block is skipped.
+    at_every_split(
+        &lenient(),
+        "```js title=\"x\"\nconst xs = [1, 2];\n```\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+}
+
+#[test]
+fn a_code_block_closes_at_a_fence_as_long_as_its_own() {
+    // A four-backtick block showing a fenced example: the inner fences are its text.
+    at_every_split(
+        &lenient(),
+        "````markdown\nWrap it like:\n```json\n{\"key\": \"value\"}\n```\n````\n\nHere is the real one:\n```json\n{\"key\": \"real\"}\n```",
+        r#"{"key":"real"}"#,
+    );
+    at_every_split(
+        &lenient(),
+        "````md\n```python\nx = [1]\n```\n````\n\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    // Longer closes it too; tildes do not close backticks.
+    at_every_split(
+        &lenient(),
+        "```js\nf([1]);\n~~~\n[2];\n`````\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+}
+
+#[test]
+fn tilde_fences_are_fences() {
+    at_every_split(
+        &lenient(),
+        "~~~js\nconst xs = [1, 2];\n~~~\n\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    at_every_split(&lenient(), "~~~json\n{\"a\": 1}\n~~~", r#"{"a":1}"#);
+    at_every_split(&lenient(), "~~~json\n42\n~~~", "42");
+    at_every_split(&lenient(), "~~~json\n42\n~~", "42");
+    at_every_split(
+        &lenient(),
+        "~~~json\n[]\n~~~\nSee {\"a\": 1} for the format.",
+        "[]",
+    );
+    // Backticks inside a tilde block are its text.
+    at_every_split(
+        &lenient(),
+        "~~~md\n```json\n{\"x\": 0}\n```\n~~~\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    // Elsewhere than where a line begins, tildes are prose.
+    at_every_split(&lenient(), "about ~~~ 5 {\"a\": 1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "~~struck~~ {\"a\": 1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "Cost ~5: {\"a\": 1}", r#"{"a":1}"#);
+}
+
+#[test]
+fn json_lines_tags_are_json() {
+    for tag in ["jsonl", "ndjson", "JSONL", "json5"] {
+        at_every_split(
+            &lenient(),
+            &format!("```{tag}\n{{\"a\": 1}}\n```"),
+            r#"{"a":1}"#,
+        );
+        at_every_split(&lenient(), &format!("```{tag}\n7\n```"), "7");
+    }
+}
+
+#[test]
+fn an_array_led_by_a_colon_or_its_line_is_no_citation_after_an_empty_one() {
+    // An eighth review: after a checkbox (`- [ ]`), every later array whose first
+    // element was a number was read as a citation.
+    at_every_split(&lenient(), "- [ ] task one\n\nResult: [3, 4]\n", "[3,4]");
+    at_every_split(&lenient(), "- [ ] a\n\n[1, 2]", "[1,2]");
+    at_every_split(&lenient(), "- [ ] a\n\n[-1, 2]", "[-1,2]");
+    at_every_split(&lenient(), "- [ ] a\nx = [1.5, 2]", "[1.5,2]");
+    at_every_split(&lenient(), "Empty list [] vs.\n[1, 2]", "[1,2]");
+    // Led by a word it still is one.
+    at_every_split(&lenient(), "- [ ] a, see [1, 2] too", "[]");
+}
+
+#[test]
+fn a_reference_list_is_prose() {
+    // An eighth review: under keep-last, `[1] Smith, 2020.` after the answer replaced it.
+    let keep_last = lenient().second_root(SecondRoot::KeepLast);
+    let answer = r#"{"name":"y"}"#;
+    for tail in [
+        "[1] Smith, 2020.",
+        "[1] Smith, 2020.\n",
+        "Sources:\n[1] https://a.example\n[2] https://b.example\n",
+        "[1]: https://x.example",
+        "[1] \"Title\" (2020)",
+    ] {
+        let input = format!("```json\n{{\"name\": \"y\"}}\n```\n\n{tail}");
+        at_every_split(&keep_last, &input, answer);
+        at_every_split(&lenient(), &input, answer);
+    }
+    // Before the answer too (but an array where the reply begins is its value).
+    at_every_split(
+        &lenient(),
+        "Sources:\n[1] Smith et al.\n[2] Doe\n\n{\"refs\": 2}",
+        r#"{"refs":2}"#,
+    );
+    at_every_split(
+        &lenient(),
+        "See [link][1].\n\n[1]: https://x.example\n\n{\"ok\": true}",
+        r#"{"ok":true}"#,
+    );
+    // Alone on its line, or at the end, it is a value.
+    at_every_split(&keep_last, "{\"a\":1}\n[2]\n", "[2]");
+    at_every_split(&keep_last, "{\"a\":1}\n[2]  ", "[2]");
+    at_every_split(&lenient(), "Answer:\n[42]\nDone.", "[42]");
+    at_every_split(
+        &lenient(),
+        "See [3] and more.\nThe answer is\n[42]\n",
+        "[42]",
+    );
+    // No other value: the first reference is (as a citation is).
+    at_every_split(&lenient(), "Sources:\n[1] Smith, 2020.", "[1]");
 }
