@@ -31,7 +31,8 @@ that chunk's line comes again, with what the end settled and the snapshot it lef
 
   --strict          accept RFC 8259 JSON only (default: lenient, tolerating prose, fences,
                     <think>, <thinking> and <reasoning> blocks, gpt-oss's analysis
-                    channel, Magistral's [THINK] blocks, comments and trailing commas)
+                    channel, Magistral's [THINK] and Seed-OSS's <seed:think> blocks,
+                    comments and trailing commas)
   --chunks FILE     NDJSON file, one JSON string literal per line, each line one chunk
   --split N         feed stdin N bytes at a time, to its end (or the byte cap)
                     (neither: feed stdin as it is read; reads that come while the

@@ -220,7 +220,12 @@ impl<R: BufRead> Lines<R> {
                 };
             }
             self.read += 1;
-            let line = self.line.trim();
+            // A byte-order mark that an editor wrote at the file's start is no chunk's.
+            let line = match self.read {
+                1 => self.line.trim_start_matches('\u{feff}'),
+                _ => &self.line,
+            };
+            let line = line.trim();
             if line.is_empty() {
                 continue;
             }
@@ -528,6 +533,14 @@ mod tests {
         assert_eq!(chunks[0], b"{\"a\": \"");
         assert_eq!(chunks[1], "🚀\"}".as_bytes());
         assert_eq!(chunks[2], "tab\there é".as_bytes());
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_file_start_is_skipped() {
+        let chunks = decode_chunks("\u{feff}\"{\\\"a\"\n\"\\\": 1}\"\n").unwrap();
+        assert_eq!(chunks, [b"{\"a".to_vec(), b"\": 1}".to_vec()]);
+        // Elsewhere it is no part of a string literal.
+        assert!(decode_chunks("\"a\"\n\u{feff}\"b\"\n").is_err());
     }
 
     #[test]

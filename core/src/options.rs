@@ -11,9 +11,9 @@
 pub struct Options {
     /// RFC 8259 only: one value with whitespace around it. Default `false` (lenient: prose,
     /// fences, reasoning blocks (`<think>`, `<thinking>`, `<reasoning>` where the text
-    /// begins, gpt-oss's `<|channel|>analysis<|message|>…<|end|>`, and Magistral's
-    /// `[THINK]…[/THINK]` where the reply begins), comments and trailing commas are
-    /// tolerated).
+    /// begins, gpt-oss's `<|channel|>analysis<|message|>…<|end|>`, Seed-OSS's
+    /// `<seed:think>`, and Magistral's `[THINK]…[/THINK]` where the reply begins),
+    /// comments and trailing commas are tolerated).
     ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose; so is `[NOTE]` where the reply begins,

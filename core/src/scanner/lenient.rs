@@ -14,14 +14,16 @@ use crate::sink::Sink;
 /// `<|start|>assistant<|channel|>final<|message|>` and the answer). The third opens a block
 /// only where the reply's text begins (nothing but whitespace or another block before it):
 /// it is also a word prose names (`the answer without the <reasoning> section: {…}`).
-/// The last is Magistral's `[THINK]…[/THINK]`: its bracket begins a root, so it is
+/// The fifth is Magistral's `[THINK]…[/THINK]`: its bracket begins a root, so it is
 /// matched only where that root fails, at the reply's start (see [`Scanner::bracket_tag`]).
-pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 5] = [
+/// The last is ByteDance Seed-OSS's `<seed:think>`.
+pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 6] = [
     (b"<think>", b"</think>"),
     (b"<thinking>", b"</thinking>"),
     (b"<reasoning>", b"</reasoning>"),
     (b"<|channel|>analysis<|message|>", b"<|end|>"),
     (b"[think]", b"[/think]"),
+    (b"<seed:think>", b"</seed:think>"),
 ];
 /// The index in [`REASONING_TAGS`] of the tag that opens a block only before any prose.
 const LEADING_ONLY: usize = 2;

@@ -2747,3 +2747,15 @@ fn a_reference_list_is_prose() {
     // No other value: the first reference is (as a citation is).
     at_every_split(&lenient(), "Sources:\n[1] Smith, 2020.", "[1]");
 }
+
+#[test]
+fn seed_think_blocks_are_skipped() {
+    at_every_split(
+        &lenient(),
+        "<seed:think>Try {\"a\": 0} first.</seed:think>{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    at_every_split(&lenient(), "<seed:think>[1]</seed:think>\n42", "42");
+    // Prose that only begins like it is prose.
+    at_every_split(&lenient(), "<seed> {\"a\": 1}", r#"{"a":1}"#);
+}
