@@ -57,7 +57,9 @@ pub struct Options {
     /// A reply that is one scalar and nothing else (`42`, `"yes"`, `null`; after
     /// reasoning blocks or in a JSON fence, its closing fence perhaps cut) is the value, as
     /// strict mode reads it, once the input ends: a word or a number may begin prose, so
-    /// nothing of it shows before. For a typed stream whose root is an object or an array,
+    /// nothing of it shows before. So is the one scalar a JSON fence holds, whatever prose
+    /// is around the fence (`Result:\n```json\n42\n```\nHope this helps!`), if no
+    /// other value comes (the first such fence's). For a typed stream whose root is an object or an array,
     /// a scalar reply is prose, as any other, but `null` when the root is an `Option`.
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.

@@ -411,8 +411,12 @@ impl Scanner {
                     // Backticks in a sentence (`without ``` markers.`): prose, no fence.
                     p.prose_seen = true;
                 } else if p.tag_is_json() {
+                    let after_prose = p.prose_seen;
                     p.prose_seen = false;
                     p.fenced = true;
+                    if after_prose {
+                        self.open_fence_scalar(b, i);
+                    }
                 } else {
                     p.in_code = true;
                     p.code_fence = (p.fence_byte, p.ticks);

@@ -4,6 +4,8 @@
 //! end. [`Lone`] follows the raw input while it can still be one (most replies show that
 //! they cannot at their first byte that is not whitespace), and at the end of input the
 //! scanner reads the scalar again as the value, at its own offsets, as strict mode reads it.
+//! A JSON fence after prose is followed the same way from its next line
+//! ([`Lone::in_fence`]): one scalar and a closing fence are its value if no root comes.
 
 use super::lenient::{BRACKET_TAG, REASONING_TAGS as TAGS};
 use super::tables::{is_bom_byte, is_json_tag, is_ws, string_run};
@@ -119,6 +121,19 @@ impl Lone {
             start: (0, 1, 0),
             end: None,
             now: (0, 1, 0),
+        }
+    }
+
+    /// Following from the line after a JSON fence's marker (made of `fence`), at `now`:
+    /// one scalar there and a closing fence, whatever came before the fence.
+    pub(super) fn in_fence(fence: u8, now: Place) -> Self {
+        Lone {
+            at: At::FenceLead,
+            fenced: true,
+            fence,
+            start: now,
+            now,
+            ..Lone::new(false)
         }
     }
 
@@ -371,6 +386,19 @@ impl Lone {
             Some(b'"') => serde_json::from_slice::<String>(&self.text).is_ok(),
             _ => serde_json::from_slice::<serde::de::IgnoredAny>(&self.text).is_ok(),
         }
+    }
+
+    /// The scalar is complete and its fence closed after it (whatever comes next).
+    pub(super) fn closed(&self) -> bool {
+        let closed = match self.at {
+            At::Closed => true,
+            At::CloseTicks(n) => n >= 3,
+            At::Slash { back } | At::LineComment { back } | At::BlockComment { back, .. } => {
+                back == Back::Closed
+            }
+            _ => false,
+        };
+        closed && self.scalar_valid()
     }
 
     /// Something (whitespace, a closing fence) came after the scalar: a number in it is

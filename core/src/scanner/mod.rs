@@ -295,6 +295,14 @@ pub struct Scanner {
     /// The reply read so far may be one scalar and nothing else (lenient reading of a
     /// stream that expects no root shape; see [`lone`]): read as the value at the end.
     lone: Option<lone::Lone>,
+    /// A JSON fence opened after prose (`Result:\n```json\n42\n```\n`) may hold one
+    /// scalar: read as the value at the end if no root came (see [`lone`]). `true` while
+    /// it is being followed; `false` once a closed fence showed it (and the first such one
+    /// stays).
+    fence_scalar: Option<(Box<lone::Lone>, bool)>,
+    /// Held text is being scanned again (see `Scanner::scan_again`): the bytes are not the
+    /// chunk's.
+    again: bool,
 }
 
 impl Scanner {
@@ -395,6 +403,8 @@ impl Scanner {
             warnings: Vec::new(),
             error: None,
             lone,
+            fence_scalar: None,
+            again: false,
         }
     }
 
@@ -505,10 +515,15 @@ impl Scanner {
         if let Some(lone) = &mut self.lone {
             if let Some(k) = lone.feed(bytes) {
                 self.lone_span = lone.span();
-                self.lone = None;
                 self.lone_end = Some(self.fed + k as u64);
+                // A fenced scalar followed by prose (```` ```json\n1\n```\nHope… ````):
+                // the fence's value still.
+                if let Some(lone) = self.lone.take().filter(lone::Lone::closed) {
+                    self.fence_scalar.get_or_insert((Box::new(lone), false));
+                }
             }
         }
+        self.follow_fence_scalar(bytes);
         // The input's first bytes: a byte-order mark, while each is the next of one.
         let bom_bytes = if self.fed < 3 { bytes } else { &[] };
         for (k, &c) in bom_bytes.iter().enumerate().take(3) {
@@ -697,7 +712,9 @@ impl Scanner {
         self.scan_line = line;
         self.scan_line_start = line_start;
         self.last_fed = before;
+        let again = std::mem::replace(&mut self.again, true);
         let scanned = self.scan(text, sink);
+        self.again = again;
         (
             self.fed,
             self.line,
@@ -822,7 +839,8 @@ impl Scanner {
     /// strict mode reads it. True when it was (the state then says where its reading
     /// ended: a complete value, a number, or inside it).
     fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Result<bool, Error> {
-        let Some(lone) = self.lone.take() else {
+        let fenced = self.fence_scalar.take().map(|(lone, _)| *lone);
+        let Some(lone) = self.lone.take().or(fenced) else {
             return Ok(false);
         };
         // One cut inside it is read again too, and ends as the value cut (`Truncated`).
@@ -848,6 +866,37 @@ impl Scanner {
             self.state = State::AfterRoot;
         }
         Ok(true)
+    }
+
+    /// A JSON fence opened after prose at `i`, its tag line ending there (see
+    /// `fence_scalar`): the rest of the chunk is followed from the next line.
+    pub(super) fn open_fence_scalar(&mut self, b: &[u8], i: usize) {
+        if self.lone.is_some() || !self.lone_strings || self.done || self.again {
+            return;
+        }
+        if self.fence_scalar.is_some() {
+            // The first one stays; and one still followed here has just seen its closing
+            // fence (which the scanner, with no root before it, reads as an opening one).
+            return;
+        }
+        let (line, _) = self.locate(b, i);
+        let next = self.fed + i as u64 + 1;
+        let lone = lone::Lone::in_fence(self.preamble.fence_byte, (next, line + 1, next));
+        self.fence_scalar = Some((Box::new(lone), true));
+        self.follow_fence_scalar(b.get(i + 1..).unwrap_or_default());
+    }
+
+    /// Follows the fenced scalar through `bytes`: one that a closed fence showed stays (as
+    /// the value if no root comes); anything else that ends it drops it.
+    fn follow_fence_scalar(&mut self, bytes: &[u8]) {
+        if let Some((lone, alive @ true)) = &mut self.fence_scalar {
+            if lone.feed(bytes).is_some() {
+                *alive = false;
+                if !lone.closed() {
+                    self.fence_scalar = None;
+                }
+            }
+        }
     }
 
     /// The provider cut the response (finish reason `reason`): a truncation, unless the

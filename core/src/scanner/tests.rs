@@ -994,10 +994,11 @@ fn a_reply_that_is_one_scalar_is_the_value_in_either_mode() {
         "```json\n```",
         "\u{feff}\u{feff}42",
         "<note>1</note> 1",
-        "```json\n1\n``` 2",
     ] {
         fails(&lenient(), input.as_bytes(), ErrorKind::NoStructure);
     }
+    // A JSON fence's one scalar is its value, whatever follows the fence.
+    at_every_split(&lenient(), "```json\n1\n``` 2", "1");
     // The idle limit counts its bytes as prose.
     fails(&lenient().idle_limit(3), b"12345", ErrorKind::NoStructure);
     at_every_split(&lenient().idle_limit(5), "12345", "12345");
@@ -2758,4 +2759,43 @@ fn seed_think_blocks_are_skipped() {
     at_every_split(&lenient(), "<seed:think>[1]</seed:think>\n42", "42");
     // Prose that only begins like it is prose.
     at_every_split(&lenient(), "<seed> {\"a\": 1}", r#"{"a":1}"#);
+}
+
+#[test]
+fn a_scalar_in_a_json_fence_after_prose_is_the_value() {
+    // An eighth review: only a reply that was one scalar and nothing else was read.
+    for (input, value) in [
+        ("Result:\n```json\n1\n```", "1"),
+        ("Result:\n```json\n1\n```\nHope this helps!", "1"),
+        ("```json\n1\n```\nHope this helps!", "1"),
+        ("<think>x</think>\n```json\n1\n```\n- [ ] check", "1"),
+        ("The answer:\n```json\n\"yes\"\n```\n", "\"yes\""),
+        ("Here:\n```\nnull\n```", "null"),
+        ("Here:\n~~~json\n-2.5e3\n~~~\nDone [1].", "-2.5e3"),
+        ("Here:\n```json\n42 // the count\n```", "42"),
+        // The first one stays.
+        ("A:\n```json\n1\n```\nB:\n```json\n2\n```", "1"),
+        // A root wins over it.
+        ("Result:\n```json\n1\n```\nOr: {\"a\": 1}", r#"{"a":1}"#),
+        // So does a fenced root (the scalar was no fence's one value).
+        ("Result:\n```json\n1\n{\"a\": 1}\n```", r#"{"a":1}"#),
+        // Its closing fence may be cut.
+        ("Result:\n```json\n7\n``", "7"),
+        ("Result:\n```json\n7\n", "7"),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
+    // More than one scalar in the fence, or prose in it: none.
+    for input in [
+        "Result:\n```json\n1 2\n```",
+        "Result:\n```json\n42 apples\n```",
+        "Result:\n```python\n1\n```",
+        "Result: ```json fences\n1\n```",
+    ] {
+        fails(&lenient(), input.as_bytes(), ErrorKind::NoStructure);
+    }
+    // Cut inside it: the value cut.
+    fails(&lenient(), b"Result:\n```json\n\"ye", ErrorKind::Truncated);
+    // Strict mode reads no fence.
+    fails(&strict(), b"Result:\n```json\n1\n```", ErrorKind::Invalid);
 }
