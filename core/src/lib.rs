@@ -248,7 +248,12 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 ///   in another case or with other separators (`In Progress`, `IN-PROGRESS` for
 ///   `in_progress`; aliases too) settles as its variant, serde reading the canonical name;
 ///   every other character must match (`C#` is not `C++`, `+1` not `-1`). Off by
-///   default: without it serde alone decides.
+///   default: without it serde alone decides;
+/// - on a struct or an enum with data: `draft = "…"`, `field_enum = "…"` and (a struct)
+///   `field_name_enum = "…"` name the generated `XDraft`, `XField` and `XFieldName`
+///   otherwise, where those names are taken by types of yours (`Form` beside a
+///   `FormField` struct: `#[settled(field_enum = "FormEvent")]`). Rust reports such a
+///   clash as a type defined twice.
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};

@@ -228,6 +228,21 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
             }
         }
     };
+    let companions = match body {
+        Body::Struct(_) => &[][..],
+        Body::DataEnum(_) => &[&attrs.field_name_enum][..],
+        Body::Wrapper(_) | Body::UnitEnum(_) => {
+            &[&attrs.draft, &attrs.field_enum, &attrs.field_name_enum][..]
+        }
+    };
+    for span in companions.iter().filter_map(|a| a.span()) {
+        attr::refuse(
+            span,
+            "this type generates no such companion (a struct generates `XDraft`, `XField` \
+             and `XFieldName`; an enum with data `XDraft` and `XField`)",
+            errors,
+        );
+    }
     if let (Some(span), false) = (attrs.strict.span(), matches!(body, Body::Struct(_))) {
         attr::refuse(
             span,

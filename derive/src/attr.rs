@@ -35,6 +35,9 @@ const MINIMUM: Symbol = Symbol("minimum");
 const MAXIMUM: Symbol = Symbol("maximum");
 const STRICT: Symbol = Symbol("strict");
 const NORMALIZE: Symbol = Symbol("normalize");
+const DRAFT: Symbol = Symbol("draft");
+const FIELD_ENUM: Symbol = Symbol("field_enum");
+const FIELD_NAME_ENUM: Symbol = Symbol("field_name_enum");
 
 /// A value set at most once, remembering where.
 pub(crate) struct Attr<T> {
@@ -152,6 +155,11 @@ pub(crate) struct ContainerAttrs {
     pub(crate) strict: Attr<()>,
     /// A unit enum accepts its names as models misspell them (case, separators).
     pub(crate) normalize: Attr<()>,
+    /// The names of the generated companions, where `XDraft`, `XField` or `XFieldName`
+    /// would clash with a type of the user's (a `FormField` struct beside a `Form` model).
+    pub(crate) draft: Attr<syn::Ident>,
+    pub(crate) field_enum: Attr<syn::Ident>,
+    pub(crate) field_name_enum: Attr<syn::Ident>,
 }
 
 /// Calls `accept` for each key inside every `#[settled(...)]` among `attrs`.
@@ -314,6 +322,9 @@ pub(crate) fn container(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) 
         description: Attr::none(DESCRIPTION),
         strict: Attr::none(STRICT),
         normalize: Attr::none(NORMALIZE),
+        draft: Attr::none(DRAFT),
+        field_enum: Attr::none(FIELD_ENUM),
+        field_name_enum: Attr::none(FIELD_NAME_ENUM),
     };
     each(attrs, errors, |meta, found| {
         let span = meta.path.span();
@@ -335,9 +346,37 @@ pub(crate) fn container(attrs: &[syn::Attribute], errors: &mut Vec<syn::Error>) 
             out.description.set(span, value, found);
             return Ok(());
         }
+        // #[settled(draft = "FormDraft")], and the other companions' names
+        for (key, slot) in [
+            (DRAFT, &mut out.draft),
+            (FIELD_ENUM, &mut out.field_enum),
+            (FIELD_NAME_ENUM, &mut out.field_name_enum),
+        ] {
+            if meta.path == key {
+                let lit: syn::LitStr = meta.value()?.parse()?;
+                let ident = syn::parse_str::<syn::Ident>(&lit.value()).map_err(|_| {
+                    syn::Error::new(
+                        lit.span(),
+                        format!(
+                            "`{key}` names a generated type: give an identifier, as in \
+                             `#[settled({key} = \"FormEvent\")]`"
+                        ),
+                    )
+                })?;
+                slot.set(span, syn::Ident::new(&ident.to_string(), lit.span()), found);
+                return Ok(());
+            }
+        }
         Err(unknown(
             meta,
-            &[DESCRIPTION, STRICT, NORMALIZE],
+            &[
+                DESCRIPTION,
+                STRICT,
+                NORMALIZE,
+                DRAFT,
+                FIELD_ENUM,
+                FIELD_NAME_ENUM,
+            ],
             "a struct or enum",
         ))
     });

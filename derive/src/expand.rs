@@ -89,6 +89,14 @@ pub(crate) struct Cx<'a> {
     flags: Vec<(bool, bool)>,
 }
 
+/// A generated companion's name: the one `#[settled(...)]` gives, or `ident` + `suffix`.
+pub(crate) fn companion(renamed: &crate::attr::Attr<Ident>, ident: &Ident, suffix: &str) -> Ident {
+    match renamed.get() {
+        Some(name) => name.clone(),
+        None => format_ident!("{}{}", ident, suffix),
+    }
+}
+
 impl<'a> Cx<'a> {
     fn new(model: &'a Model<'a>, all: &'a [Field<'a>]) -> Self {
         Cx::within(model, all, None)
@@ -102,9 +110,9 @@ impl<'a> Cx<'a> {
             all,
             fields: all.iter().filter(|f| !f.skipped).collect(),
             ident,
-            draft: format_ident!("{}Draft", ident),
-            field_enum: format_ident!("{}Field", ident),
-            field_name: format_ident!("{}FieldName", ident),
+            draft: companion(&model.attrs.draft, ident, "Draft"),
+            field_enum: companion(&model.attrs.field_enum, ident, "Field"),
+            field_name: companion(&model.attrs.field_name_enum, ident, "FieldName"),
             title: ident.to_string(),
             outer: None,
             checked: model.input.generics.params.is_empty(),

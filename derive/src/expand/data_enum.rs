@@ -152,8 +152,8 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     if !errors.is_empty() {
         return errors.iter().map(syn::Error::to_compile_error).collect();
     }
-    let draft_enum = format_ident!("{}Draft", ident);
-    let field_enum = format_ident!("{}Field", ident);
+    let draft_enum = crate::expand::companion(&model.attrs.draft, ident, "Draft");
+    let field_enum = crate::expand::companion(&model.attrs.field_enum, ident, "Field");
     // A non-generic enum names its types through its check, as a struct does.
     let checked = model.input.generics.params.is_empty();
     let gate = |ty: &TokenStream| {
