@@ -1317,3 +1317,37 @@ fn a_refused_value_is_named_by_the_deepest_path() {
         }
     }
 }
+
+/// A typed review: a struct variant's value of the wrong type was named by the hidden
+/// struct it is read as (`expected struct __ExternalNamed`), where serde names the variant.
+#[test]
+fn a_struct_variant_of_the_wrong_type_is_named_as_serde_names_it() {
+    for (json, expected) in [
+        (r#"{"Named": null}"#, "struct variant External::Named"),
+        (r#"{"Named": "u"}"#, "struct variant External::Named"),
+    ] {
+        let serde = serde_json::from_str::<External>(json)
+            .unwrap_err()
+            .to_string();
+        assert!(serde.contains(expected), "{serde}");
+        let mut stream = External::stream();
+        let ours = stream
+            .feed(json.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+            .or_else(|| stream.finish().err().map(|e| e.to_string()))
+            .unwrap_or_default();
+        assert!(ours.contains(expected), "{json}: {ours}");
+        assert!(!ours.contains("__"), "{json}: {ours}");
+    }
+    let json = r#"{"t": "Named", "c": null}"#;
+    let mut stream = Adjacent::stream();
+    let ours = stream
+        .feed(json.as_bytes())
+        .err()
+        .map(|e| e.to_string())
+        .or_else(|| stream.finish().err().map(|e| e.to_string()))
+        .unwrap_or_default();
+    assert!(ours.contains("Adjacent::Named"), "{ours}");
+    assert!(!ours.contains("__"), "{ours}");
+}

@@ -600,8 +600,11 @@ fn hidden_struct(model: &Model<'_>, data: &DataEnum<'_>, v: &Variant<'_>) -> Der
             .join(", ");
         quote! { #[serde(bound(deserialize = #bounds))] }
     });
+    // serde's messages name it as they name the variant (not `__XV`).
+    let expecting = format!("struct variant {}::{}", model.input.ident, v.original.ident);
     syn::parse_quote! {
         #[serde(crate = "::settled::__private::serde")]
+        #[serde(expecting = #expecting)]
         #bound
         #rename
         #deny
