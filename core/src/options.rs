@@ -91,8 +91,12 @@ pub struct Options {
     /// Without it the stream reads on and reports the values that settle beside the
     /// refused one; a refused number, boolean or enum is left out of the draft (a refused
     /// string, or an object missing a field, stays as it arrived), no event reports it,
-    /// no container that holds it settles, and `finish` returns the error. Off, whatever
-    /// this says, under [`SecondRoot::KeepLast`].
+    /// no container that holds it settles, and `finish` returns the error. An element left
+    /// out of a list's draft leaves no gap: the elements after it are numbered, in events
+    /// as in the draft, by their place in the draft (`["small", "huge", "large"]` for a
+    /// list of a unit enum without `huge` reports `large` at index 1), while the error
+    /// names the element by its place in the JSON (`/ks/1`). Off, whatever this says,
+    /// under [`SecondRoot::KeepLast`].
     pub fail_fast: bool,
     /// The input begins inside a `<think>` block whose opening tag was in the prompt, not
     /// the reply: everything up to the first `</think>` is reasoning, skipped whole (JSON
