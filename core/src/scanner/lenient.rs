@@ -16,7 +16,8 @@ use crate::sink::Sink;
 /// it is also a word prose names (`the answer without the <reasoning> section: {…}`).
 /// The fifth is Magistral's `[THINK]…[/THINK]`: its bracket begins a root, so it is
 /// matched only where that root fails, at the reply's start (see [`Scanner::bracket_tag`]).
-/// The last is ByteDance Seed-OSS's `<seed:think>`.
+/// The last is ByteDance Seed-OSS's `<seed:think>`, also only where the reply's text
+/// begins.
 pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 6] = [
     (b"<think>", b"</think>"),
     (b"<thinking>", b"</thinking>"),
@@ -25,8 +26,9 @@ pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 6] = [
     (b"[think]", b"[/think]"),
     (b"<seed:think>", b"</seed:think>"),
 ];
-/// The index in [`REASONING_TAGS`] of the tag that opens a block only before any prose.
-const LEADING_ONLY: usize = 2;
+/// The indexes in [`REASONING_TAGS`] of the tags that open a block only before any prose
+/// (`<reasoning>` is a word prose names; Seed-OSS begins its reply with its block).
+const LEADING_ONLY: [usize; 2] = [2, 5];
 /// The index in [`REASONING_TAGS`] of the tag that begins with a bracket.
 pub(super) const BRACKET_TAG: usize = 4;
 
@@ -87,6 +89,9 @@ impl Scanner {
         let (skipped, tail) = rest.split_at(skip);
         if let Some(&c) = skipped.iter().rev().find(|&&c| c == b'\n' || !is_ws(c)) {
             self.prose_tail = if c == b'\n' { 0 } else { c };
+            if let Some(&c) = skipped.iter().rev().find(|&&c| !is_ws(c)) {
+                self.prose_last = c;
+            }
         }
         let offset = self.fed + i as u64;
         let prose = |(k, &c): (usize, &u8)| !is_ws(c) && !is_bom_byte(offset + k as u64, c);
@@ -319,9 +324,10 @@ impl Scanner {
             && !self.done
             && self.empty_root.is_some()
             && self.root_shape != Some(false)
-            // Led by `:` or `=`, or beginning its line, it is a value (`- [ ] task` then
-            // `Result: [3, 4]`).
-            && !matches!(self.prose_tail, 0 | b':' | b'=')
+            // Led by `:` or `=`, on its line or the one before, it is a value (`- [ ] task`
+            // then `Result: [3, 4]`, `Answer:\n[1, 2]`).
+            && !matches!(self.prose_tail, b':' | b'=')
+            && !(self.prose_tail == 0 && matches!(self.prose_last, b':' | b'='))
     }
 
     /// Bytes of a fence marker count as prose for the idle limit, as the prose around
@@ -343,13 +349,15 @@ impl Scanner {
             Some(&c) if c == self.preamble.fence_byte => {
                 self.preamble.ticks = self.preamble.ticks.saturating_add(1);
                 self.prose_tail = c;
+                self.prose_last = c;
                 Ok(i + 1)
             }
             Some(_) if self.preamble.ticks >= 3 => {
                 let p = &mut self.preamble;
                 p.fence_tag_len = 0;
-                p.tag_spaced = false;
+                p.tag_words = 0;
                 p.tag_space = false;
+                p.tag_lead_space = false;
                 self.state = State::FenceTag;
                 Ok(i)
             }
@@ -393,12 +401,15 @@ impl Scanner {
         }
     }
 
-    /// The fence's language tag, up to the end of the line. A JSON fence (```` ```json ````
-    /// or an untagged one): a root right after it is the fenced value, not a tentative one.
+    /// The fence's language tag (the first word after the marker), up to the end of the
+    /// line. A JSON fence (```` ```json ```` or an untagged one): a root right after it is
+    /// the fenced value, not a tentative one; the next fence closes it if no root began.
     /// A fence in another language opens a code block that is skipped whole (a JavaScript
     /// block that begins with an array may go on to call a method on it); inside one, a
     /// fence of its byte at least as long closes it. After prose on its line, a marker
-    /// with more than one word after it is prose (`without ``` markers.`).
+    /// in a sentence is prose (see `Preamble::in_sentence`); so is one whose line holds
+    /// its own byte again (`~~~ Final Answer ~~~`, ```` ``` x ``` ````), or a tilde
+    /// marker with more than one word after it.
     pub(super) fn fence_tag(&mut self, b: &[u8], mut i: usize) -> Step {
         while let Some(&c) = b.get(i) {
             self.check_idle(i)?;
@@ -407,16 +418,19 @@ impl Scanner {
                 if p.in_code {
                     p.in_code = !p.closes_code();
                     p.prose_seen = true;
-                } else if p.mid_line && p.tag_spaced {
+                } else if p.in_sentence() || (p.fence_byte == b'~' && p.tag_words > 1) {
                     // Backticks in a sentence (`without ``` markers.`): prose, no fence.
+                    p.prose_seen = true;
+                } else if p.tag_words == 0 && p.json_open {
+                    // The close of a JSON fence that held no root (one scalar, or none).
+                    p.json_open = false;
                     p.prose_seen = true;
                 } else if p.tag_is_json() {
                     let after_prose = p.prose_seen;
                     p.prose_seen = false;
                     p.fenced = true;
-                    if after_prose {
-                        self.open_fence_scalar(b, i);
-                    }
+                    p.json_open = true;
+                    self.open_fence_scalar(b, i, after_prose);
                 } else {
                     p.in_code = true;
                     p.code_fence = (p.fence_byte, p.ticks);
@@ -430,19 +444,21 @@ impl Scanner {
             }
             if !is_fence_tag(c) {
                 let p = &mut self.preamble;
-                if !p.mid_line && !p.in_code && p.fence_tag_len > 0 && !p.tag_is_json() {
+                let json_here = matches!(c, b'{' | b'[')
+                    && p.fence_tag_len > 0
+                    && p.tag_is_json()
+                    && !p.in_code
+                    && !p.json_open
+                    && !p.in_sentence();
+                if !json_here && c != p.fence_byte && !p.mid_line && !p.in_code && p.tag_words > 0 {
                     // The rest of a fence's info string, where its line begins (```` ```js
-                    // title="x" ````): the code block opens at the line's end.
+                    // title="x" ````, ```` ```json filename=out.json ````): the fence
+                    // opens at the line's end.
                     p.tag_space = true;
                     i += 1;
                     continue;
                 }
-                if matches!(c, b'{' | b'[')
-                    && p.fence_tag_len > 0
-                    && p.tag_is_json()
-                    && !p.in_code
-                    && !(p.mid_line && p.tag_spaced)
-                {
+                if json_here {
                     // ```` ```json{"a": 1}``` ````: the fenced value, on the marker's line.
                     p.prose_seen = false;
                     p.fenced = true;
@@ -460,15 +476,21 @@ impl Scanner {
                 self.preamble.tag_space = true;
             } else if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'+' | b'.') {
                 let p = &mut self.preamble;
-                // A word after a space: the tag is more than one word.
-                p.tag_spaced |= std::mem::take(&mut p.tag_space);
-                match p.fence_tag.get_mut(usize::from(p.fence_tag_len)) {
-                    Some(slot) => {
-                        *slot = c.to_ascii_lowercase();
-                        p.fence_tag_len += 1;
+                if p.tag_words == 0 || p.tag_space {
+                    // A word begins.
+                    p.tag_lead_space |= p.tag_words == 0 && p.tag_space;
+                    p.tag_words = p.tag_words.saturating_add(1);
+                    p.tag_space = false;
+                }
+                if p.tag_words == 1 {
+                    match p.fence_tag.get_mut(usize::from(p.fence_tag_len)) {
+                        Some(slot) => {
+                            *slot = c.to_ascii_lowercase();
+                            p.fence_tag_len += 1;
+                        }
+                        // Longer than any JSON tag: mark it as another language.
+                        None => p.fence_tag[0] = b'~',
                     }
-                    // Longer than any JSON tag: mark it as another language.
-                    None => p.fence_tag[0] = b'~',
                 }
             }
             i += 1;
@@ -500,7 +522,7 @@ impl Scanner {
                 self.preamble.tag_pos += 1;
                 return Ok(i + 1);
             }
-            if t != LEADING_ONLY || !self.preamble.prose_seen {
+            if !LEADING_ONLY.contains(&t) || !self.preamble.prose_seen {
                 return Ok(self.enter_think(i, pos + 1));
             }
             // A tag named in prose: prose.

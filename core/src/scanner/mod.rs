@@ -227,6 +227,9 @@ pub struct Scanner {
     /// The last byte of prose before a line break or a root, whitespace aside (0 where a
     /// line begins): what a possible citation follows (see `citation_led`).
     prose_tail: u8,
+    /// The last byte of prose that is not whitespace, on whatever line: what leads a root
+    /// that begins its line (`Answer:\n[42]`).
+    prose_last: u8,
     /// The root being read was led by `:` or `=` (`Result: [3]`, `x = [1]`): it is no
     /// citation (see `Scanner::citation_at_close`).
     citation_led: bool,
@@ -234,6 +237,9 @@ pub struct Scanner {
     /// follows it on its line, as in a list of references (`[1] Smith, 2020.`,
     /// `[1]: https://…`); alone on its line, or at the input's end, it is a value.
     line_led: bool,
+    /// The root being read began its line, and the line before ended in `:` or `=`
+    /// (`Answer:\n[42] (approx.)`): a citation only if a letter follows it on its line.
+    colon_line: bool,
     /// The tentative root is an array opened right after a word, a bracket or a
     /// parenthesis (`arr[0]`, `text[^1]`, `m[1][2]`): closed after one scalar, it was an
     /// index or a footnote, and is dropped as prose there. A comma or a container confirms
@@ -342,8 +348,10 @@ impl Scanner {
                 ticks: 0,
                 fence_byte: b'`',
                 mid_line: false,
-                tag_spaced: false,
+                tag_words: 0,
                 tag_space: false,
+                tag_lead_space: false,
+                json_open: false,
                 code_fence: (b'`', 3),
                 tag_pos: 0,
                 tag: 0,
@@ -378,8 +386,10 @@ impl Scanner {
             bare_array: false,
             citation_open: false,
             prose_tail: 0,
+            prose_last: 0,
             citation_led: false,
             line_led: false,
+            colon_line: false,
             index_open: false,
             skipping: None,
             span: None,
@@ -839,16 +849,21 @@ impl Scanner {
     /// strict mode reads it. True when it was (the state then says where its reading
     /// ended: a complete value, a number, or inside it).
     fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Result<bool, Error> {
-        let fenced = self.fence_scalar.take().map(|(lone, _)| *lone);
-        let Some(lone) = self.lone.take().or(fenced) else {
-            return Ok(false);
+        let (lone, fenced) = match (self.lone.take(), self.fence_scalar.take()) {
+            (Some(lone), _) => (lone, false),
+            (None, Some((lone, _))) => (*lone, true),
+            (None, None) => return Ok(false),
         };
         // One cut inside it is read again too, and ends as the value cut (`Truncated`).
         let Some((text, place)) = lone.scalar().or_else(|| lone.cut()) else {
             return Ok(false);
         };
         let shown = !(self.stack.is_empty() || self.tentative || self.deep.is_some());
-        if self.done || shown {
+        // A fence's scalar gives way to a root begun after it, even one cut while
+        // tentative (a cut is never silent), but not to a citation held at its `]`.
+        let rooted =
+            (!self.stack.is_empty() && self.state != State::AfterCitation) || self.deep.is_some();
+        if self.done || shown || (fenced && rooted) {
             return Ok(false);
         }
         self.drop_root();
@@ -870,14 +885,16 @@ impl Scanner {
 
     /// A JSON fence opened after prose at `i`, its tag line ending there (see
     /// `fence_scalar`): the rest of the chunk is followed from the next line.
-    pub(super) fn open_fence_scalar(&mut self, b: &[u8], i: usize) {
-        if self.lone.is_some() || !self.lone_strings || self.done || self.again {
+    pub(super) fn open_fence_scalar(&mut self, b: &[u8], i: usize, after_prose: bool) {
+        if !after_prose || self.lone.is_some() || !self.lone_strings || self.done || self.again {
             return;
         }
-        if self.fence_scalar.is_some() {
-            // The first one stays; and one still followed here has just seen its closing
-            // fence (which the scanner, with no root before it, reads as an opening one).
-            return;
+        // The first one stays, unless the last value is kept (`Example:` then `Actual:`).
+        let replace = self.options.second_root == SecondRoot::KeepLast;
+        if let Some((_, alive)) = &self.fence_scalar {
+            if *alive || !replace {
+                return;
+            }
         }
         let (line, _) = self.locate(b, i);
         let next = self.fed + i as u64 + 1;

@@ -127,10 +127,15 @@ pub(crate) struct Preamble {
     /// The fence marker began after prose on its line (`Sure! ```json`): a tag of more
     /// than one word there is prose (`without ``` markers.`), not a fence.
     pub(crate) mid_line: bool,
-    /// The tag read so far has a word after a space (`` ``` markers ``, `json fences`).
-    pub(crate) tag_spaced: bool,
-    /// A space has come in the tag since its last word began.
+    /// Words in the marker's line after it (its first is the tag, saturating).
+    pub(crate) tag_words: u8,
+    /// A space has come on the marker's line since its last word.
     pub(crate) tag_space: bool,
+    /// A space came between the marker and its first word (`` ``` json ``).
+    pub(crate) tag_lead_space: bool,
+    /// A JSON fence is open and no root has begun in it: the next fence closes it (it
+    /// may hold one scalar, or nothing).
+    pub(crate) json_open: bool,
     /// The open code block's fence (its byte and length): only a fence of that byte, at
     /// least as long, closes it (```` ```` ```` around a ```` ```json ```` example).
     pub(crate) code_fence: (u8, u8),
@@ -169,6 +174,15 @@ impl Preamble {
             .get(..usize::from(self.fence_tag_len))
             .unwrap_or_default();
         super::tables::is_json_tag(tag)
+    }
+
+    /// The fence marker just read, after prose on its line, is part of a sentence, not a
+    /// fence: more than one word follows it (`Tip: use ```json fences`), or one that names
+    /// no JSON after a space (`without ``` markers.`).
+    pub(crate) fn in_sentence(&self) -> bool {
+        self.mid_line
+            && (self.tag_words > 1
+                || (self.tag_lead_space && self.tag_words == 1 && !self.tag_is_json()))
     }
 
     /// The fence just read closes the open code block: its byte, and at least as long.

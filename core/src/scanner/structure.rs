@@ -198,8 +198,10 @@ impl Scanner {
         self.bare_array = c == b'[' && !self.done && !self.preamble.prose_seen;
         self.tentative = self.preamble.prose_seen || (self.bare_array && !self.preamble.fenced);
         self.index_open = c == b'[' && self.tentative && self.after_word(b, i);
-        self.citation_led = matches!(self.prose_tail, b':' | b'=');
         self.line_led = self.prose_tail == 0;
+        self.citation_led = matches!(self.prose_tail, b':' | b'=');
+        self.colon_line = self.line_led && matches!(self.prose_last, b':' | b'=');
+        self.preamble.json_open = false;
         self.begin_value(b, c, i, sink)
     }
 
@@ -394,9 +396,9 @@ impl Scanner {
         let Some((start, _)) = self.scalar_pending else {
             return false;
         };
-        // Led by a `:` or `=`, or beginning its line (`Result: [3]`, `Answer:\n[42]`, a
-        // fenced value): no citation. (`fenced` stays set past the fence's close: only
-        // before any prose does it say that the bracket is inside one.)
+        // Led by a `:` or `=` (`Result: [3]`, `Answer:\n[42]`), or a fenced value: no
+        // citation. (`fenced` stays set past the fence's close: only before any prose
+        // does it say that the bracket is inside one.)
         if !self.tentative
             || self.bare_array
             || self.citation_led
@@ -445,8 +447,14 @@ impl Scanner {
                     self.close_held(sink);
                     return Ok(i);
                 }
-                // Alone on the line it began: a value (`Answer:\n[42]\n`).
+                // Alone on the line it began: a value (`Answer:\n[42]\n`); so is one after a
+                // line that ends in `:` with no word after it (`Answer:\n[42] (approx.)`,
+                // but `Sources:\n[1] Smith, 2020.`).
                 b'\n' | b'\r' if self.line_led => {
+                    self.close_held(sink);
+                    return Ok(i);
+                }
+                _ if self.colon_line && !c.is_ascii_alphabetic() => {
                     self.close_held(sink);
                     return Ok(i);
                 }
@@ -459,9 +467,14 @@ impl Scanner {
         Ok(i)
     }
 
-    /// The citation held is prose: kept aside (the first one), the root dropped.
+    /// The citation held is prose: kept aside (the first one, and only before any empty
+    /// container, which comes first as the value), the root dropped.
     fn set_citation_aside(&mut self) {
-        if self.citation.is_none() && !self.done && self.window.base == 0 {
+        if self.citation.is_none()
+            && self.empty_root.is_none()
+            && !self.done
+            && self.window.base == 0
+        {
             let mut text = self.clean.clone();
             text.push(b']');
             let (line, column) = self.root_position;
@@ -510,8 +523,9 @@ impl Scanner {
             None => {
                 self.state = State::AfterRoot;
                 self.done = true;
-                // What follows it on its line is led by it, as by a word.
+                // What follows it, on its line or the next, is led by it, as by a word.
                 self.prose_tail = b']';
+                self.prose_last = b']';
                 // A root that replaced another is complete: the other is gone for good.
                 self.previous = None;
             }

@@ -2701,10 +2701,21 @@ fn an_array_led_by_a_colon_or_its_line_is_no_citation_after_an_empty_one() {
     // An eighth review: after a checkbox (`- [ ]`), every later array whose first
     // element was a number was read as a citation.
     at_every_split(&lenient(), "- [ ] task one\n\nResult: [3, 4]\n", "[3,4]");
-    at_every_split(&lenient(), "- [ ] a\n\n[1, 2]", "[1,2]");
-    at_every_split(&lenient(), "- [ ] a\n\n[-1, 2]", "[-1,2]");
+    at_every_split(&lenient(), "- [ ] a\nAnswer:\n[1, 2]", "[1,2]");
+    at_every_split(&lenient(), "- [ ] a\nAnswer:\n\n[-1, 2]", "[-1,2]");
     at_every_split(&lenient(), "- [ ] a\nx = [1.5, 2]", "[1.5,2]");
-    at_every_split(&lenient(), "Empty list [] vs.\n[1, 2]", "[1,2]");
+    // Beginning its line, after no `:`, it still is one (`[2]` is a footnote's mark).
+    at_every_split(&lenient(), "- [ ] a\n\n[1, 2]", "[]");
+    at_every_split(
+        &lenient(),
+        "- [ ] Review\n[2]\n{\"ok\": true}",
+        r#"{"ok":true}"#,
+    );
+    at_every_split(
+        &lenient(),
+        "- [ ] Review the code\n- [ ] Deploy\n\n[1] https://docs.example.com",
+        "[]",
+    );
     // Led by a word it still is one.
     at_every_split(&lenient(), "- [ ] a, see [1, 2] too", "[]");
 }
@@ -2798,4 +2809,94 @@ fn a_scalar_in_a_json_fence_after_prose_is_the_value() {
     fails(&lenient(), b"Result:\n```json\n\"ye", ErrorKind::Truncated);
     // Strict mode reads no fence.
     fails(&strict(), b"Result:\n```json\n1\n```", ErrorKind::Invalid);
+}
+
+#[test]
+fn a_ninth_review_of_fences_scalars_and_references() {
+    let keep_last = lenient().second_root(SecondRoot::KeepLast);
+    // A JSON fence that held no root is closed by the next fence: a reference after it
+    // is read as prose again.
+    at_every_split(
+        &lenient(),
+        "The population of Paris is about 2.1 million [1].\n\n```json\n2102650\n```\n\n[1] INSEE, 2023.",
+        "2102650",
+    );
+    at_every_split(
+        &lenient(),
+        "Result:\n```json\n42\n```\n[1] Smith, 2020.",
+        "42",
+    );
+    at_every_split(&lenient(), "```json\n42\n```\n[1] Smith, 2020.", "42");
+    at_every_split(
+        &lenient(),
+        "Result:\n```json\n42\n```\n{name} is the placeholder",
+        "42",
+    );
+    // A root begun after it, even cut, is the reading's: a cut is never silent.
+    for input in [
+        "Result:\n```json\n42\n```\nAs an object: {\"answer\": 4",
+        "```json\n42\n```\nAs an object: {\"answer\": ",
+    ] {
+        fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
+    }
+    // Keep-last keeps the last fence's.
+    at_every_split(
+        &keep_last,
+        "Example:\n```json\n0\n```\nActual:\n```json\n42\n```",
+        "42",
+    );
+    at_every_split(
+        &lenient(),
+        "Example:\n```json\n0\n```\nActual:\n```json\n42\n```",
+        "0",
+    );
+    // A decorative line of tildes is no fence.
+    at_every_split(
+        &lenient(),
+        "~~~ Final Answer ~~~\n\n```json\n{\"a\": 1}\n```",
+        r#"{"a":1}"#,
+    );
+    at_every_split(&lenient(), "~~~ Final Answer\n{\"a\": 1}", r#"{"a":1}"#);
+    // After a line that ends in `:`, a one-number array is a value unless a letter
+    // follows it.
+    at_every_split(
+        &lenient(),
+        "Answer:\n[42] (approx.)\n\nFormat: [0, 1]",
+        "[42]",
+    );
+    at_every_split(
+        &lenient(),
+        "The indices:\n[3] — the only match.\n\nExample: [0, 1]",
+        "[3]",
+    );
+    at_every_split(
+        &keep_last,
+        "{\"a\": 1}\nSources:\n[1] https://a.example\n",
+        r#"{"a":1}"#,
+    );
+    // A JSON fence's tag is its first word.
+    for input in [
+        "```json title=\"out.json\"\n{\"a\": 1}\n```",
+        "```json filename=out.json\n{\"a\": 1}\n```",
+        "```json copy\n{\"a\": 1}\n```",
+        "```JSON Response\n{\"a\": 1}\n```",
+        "```json - response\n{\"a\": 1}\n```",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+    // A space between a marker after prose and its JSON tag.
+    at_every_split(&lenient(), "Result: ``` json\n42\n```", "42");
+    at_every_split(
+        &lenient(),
+        "Result: ``` json\n{\"a\": 1}\n```",
+        r#"{"a":1}"#,
+    );
+    // A marker whose line holds its byte again is no fence.
+    at_every_split(&lenient(), "``` Final ```\n{\"a\": 1}", r#"{"a":1}"#);
+    // Seed-OSS's tag named in prose opens no block.
+    at_every_split(
+        &lenient(),
+        "Models like Seed-OSS wrap reasoning in <seed:think> tags.\n\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
 }
