@@ -87,13 +87,21 @@ impl Scanner {
             return Err(stop(reason, at));
         }
         let (skipped, tail) = rest.split_at(skip);
-        if let Some(&c) = skipped.iter().rev().find(|&&c| c == b'\n' || !is_ws(c)) {
+        let offset = self.fed + i as u64;
+        // A byte-order mark where the input begins is whitespace.
+        let blank =
+            |k: usize, c: u8| is_ws(c) || (self.fed < 3 && is_bom_byte(offset + k as u64, c));
+        let mut bytes = skipped.iter().enumerate().rev();
+        if let Some((_, &c)) = bytes.find(|&(k, &c)| c == b'\n' || !blank(k, c)) {
             self.prose_tail = if c == b'\n' { 0 } else { c };
-            if let Some(&c) = skipped.iter().rev().find(|&&c| !is_ws(c)) {
+            let last = match c {
+                b'\n' => bytes.find(|&(k, &c)| !blank(k, c)).map(|(_, &c)| c),
+                _ => Some(c),
+            };
+            if let Some(c) = last {
                 self.prose_last = c;
             }
         }
-        let offset = self.fed + i as u64;
         let prose = |(k, &c): (usize, &u8)| !is_ws(c) && !is_bom_byte(offset + k as u64, c);
         if (!self.preamble.prose_seen || self.root_trail) && skipped.iter().enumerate().any(prose) {
             self.saw_prose();

@@ -1167,6 +1167,18 @@ impl Scanner {
             self.truncate_clean(self.second_start);
             self.muted = false;
         } else {
+            if self.state != State::AfterCitation && self.window.base == 0 {
+                // Its text is prose: what it ended with leads what follows, as prose's
+                // last byte does (`Use [\n~~~python` begins its fence's line).
+                let tail = self
+                    .clean
+                    .iter()
+                    .rev()
+                    .find(|&&c| c == b'\n' || !tables::is_ws(c));
+                if let Some(&c) = tail {
+                    self.prose_tail = if c == b'\n' { 0 } else { c };
+                }
+            }
             self.false_start = Some(self.root_offset);
             self.clear_clean();
         }

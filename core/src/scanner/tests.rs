@@ -2900,3 +2900,14 @@ fn a_ninth_review_of_fences_scalars_and_references() {
         r#"{"a":1}"#,
     );
 }
+
+#[test]
+fn a_fence_begins_its_line_after_a_false_start_or_a_byte_order_mark() {
+    for input in [
+        "Use [\n~~~python\nx = [1]\n~~~\n{\"a\": 1}",
+        "\u{feff}~~~python\nx = [1]\n~~~\n{\"a\": 1}",
+        "Use [\n```python\nx = [1]\n```\n{\"a\": 1}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+}
