@@ -533,7 +533,9 @@ impl Scanner {
                 }
             }
         }
-        self.follow_fence_scalar(bytes);
+        if self.fence_scalar.is_some() {
+            self.follow_fence_scalar(bytes);
+        }
         // The input's first bytes: a byte-order mark, while each is the next of one.
         let bom_bytes = if self.fed < 3 { bytes } else { &[] };
         for (k, &c) in bom_bytes.iter().enumerate().take(3) {
@@ -905,6 +907,8 @@ impl Scanner {
 
     /// Follows the fenced scalar through `bytes`: one that a closed fence showed stays (as
     /// the value if no root comes); anything else that ends it drops it.
+    #[cold]
+    #[inline(never)]
     fn follow_fence_scalar(&mut self, bytes: &[u8]) {
         if let Some((lone, alive @ true)) = &mut self.fence_scalar {
             if lone.feed(bytes).is_some() {
