@@ -24,23 +24,31 @@ pub struct Options {
     /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
-    /// a typed stream's root is an array, or a `:` or `=` led it or it began its line;
-    /// so is one that holds one number with prose after it, or a line break (`the docs
-    /// [1] say`, `as noted [1].`), unless a `:` or `=` led it (`Result: [3]`), and one
-    /// that began its line with a word after it there (`[1] Smith, 2020.`, `[1]:
-    /// https://…`, but not where the reply begins): it is held at its `]` until that
-    /// shows (spaces and punctuation say nothing; the input's end makes it the value,
-    /// after the answer prose unless it began its line), and is the value only if no
-    /// other comes; for a typed
+    /// a typed stream's root is an array, or a `:` or `=` led it (on its line, or on the
+    /// line before when it begins its own: `Answer:\n[1, 2]`); so is one that holds one
+    /// number with prose after it, or a line break (`the docs [1] say`, `as noted
+    /// [1].`), unless a `:` or `=` led it on its line (`Result: [3]`, `**Result:** [3]`),
+    /// and one that began its line with text after it there (`[1] Smith, 2020.`, `[1]:
+    /// https://…`, `[1] (Smith 2020)`, but not where the reply begins or in a JSON
+    /// fence): it is held at its `]` until that shows (spaces and punctuation say
+    /// nothing; the input's end makes it the value, after the answer prose unless it
+    /// began its line), and is the value only if no other comes, nor an empty one came
+    /// before it; for a typed
     /// stream a bracket of the other shape than its root's is prose, though a value
     /// inside it may be the answer). An array
     /// right after a word, a bracket or a parenthesis that closes on one scalar indexes it
     /// (`arr[0]`, `Paris[1]`): prose. A fence is three or more backticks, or tildes
-    /// where a line begins; its tag names JSON if it is `json`, `jsonc`, `json5`, `jsonl`,
-    /// `ndjson` or none; backticks after prose on a line with more than one word after
-    /// them (`without ``` markers.`) are prose. A code block in another language is
-    /// skipped whole, to a fence of its byte at least as long as the one that opened it
-    /// (a ```` ```` ```` block may show a ```` ```json ```` example),
+    /// where a line begins; its tag, the first word after it, names JSON if it is
+    /// `json`, `jsonc`, `json5`, `jsonl`, `ndjson` or none (the rest of its line is an
+    /// info string: ```` ```json title="a.json" ````). A marker after prose on its line
+    /// with more than one word after it, or after a space a word that names no JSON
+    /// (`without ``` markers.`), is prose; so is one whose line holds its byte again
+    /// (`~~~ Final Answer ~~~`), and tildes with words after a space (`~~~ Final
+    /// Answer`). A JSON fence that holds no root (one scalar, or nothing) is closed by
+    /// the next fence without a tag. A code block in another language is skipped whole,
+    /// to a fence of its byte at least as long as the one that opened it, or one without
+    /// a tag (a ```` ```` ```` block may show a ```` ```json ```` example; a model may
+    /// close it with three),
     /// and so is an inline code span (`` `x = [1, 2]` ``) that a run of as many backticks
     /// closes on its line, unless it begins with a bracket (`` `{"a": 1}` `` may be the
     /// answer); a lone backtick hides nothing. One refused at its first value after a key

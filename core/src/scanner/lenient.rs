@@ -88,9 +88,13 @@ impl Scanner {
         }
         let (skipped, tail) = rest.split_at(skip);
         let offset = self.fed + i as u64;
-        // A byte-order mark where the input begins is whitespace.
-        let blank =
-            |k: usize, c: u8| is_ws(c) || (self.fed < 3 && is_bom_byte(offset + k as u64, c));
+        // A byte-order mark where the input begins is whitespace, and emphasis marks are
+        // no text (`**Answer:**` ends in `:`).
+        let blank = |k: usize, c: u8| {
+            is_ws(c)
+                || matches!(c, b'*' | b'_')
+                || (self.fed < 3 && is_bom_byte(offset + k as u64, c))
+        };
         let mut bytes = skipped.iter().enumerate().rev();
         if let Some((_, &c)) = bytes.find(|&(k, &c)| c == b'\n' || !blank(k, c)) {
             self.prose_tail = if c == b'\n' { 0 } else { c };
@@ -426,7 +430,9 @@ impl Scanner {
                 if p.in_code {
                     p.in_code = !p.closes_code();
                     p.prose_seen = true;
-                } else if p.in_sentence() || (p.fence_byte == b'~' && p.tag_words > 1) {
+                } else if p.in_sentence()
+                    || (p.fence_byte == b'~' && p.tag_lead_space && p.tag_words > 1)
+                {
                     // Backticks in a sentence (`without ``` markers.`): prose, no fence.
                     p.prose_seen = true;
                 } else if p.tag_words == 0 && p.json_open {
@@ -453,6 +459,7 @@ impl Scanner {
             if !is_fence_tag(c) {
                 let p = &mut self.preamble;
                 let json_here = matches!(c, b'{' | b'[')
+                    && p.tag_words == 1
                     && p.fence_tag_len > 0
                     && p.tag_is_json()
                     && !p.in_code

@@ -26,6 +26,8 @@ enum At {
     Ticks(u8),
     /// The fence's language tag, `len` bytes so far.
     Tag(u8),
+    /// The rest of the fence's line after its tag (`title="x"`): the tag's length.
+    Info(u8),
     /// Whitespace after the fence's line.
     FenceLead,
     /// A `/` before or after the scalar (`back`: where the comment returns to).
@@ -271,6 +273,7 @@ impl Lone {
                 return self.tag_byte(0, c);
             }
             At::Tag(len) => return self.tag_byte(len, c),
+            At::Info(len) => return self.info_byte(len, c),
             At::Str { escaped: true } => {
                 if !matches!(
                     c,
@@ -332,15 +335,32 @@ impl Lone {
             return is_json_tag(tag);
         }
         if matches!(c, b' ' | b'\t' | b'\r') {
-            self.at = At::Tag(len);
+            // Before the tag, or after it: the rest of the line is its info string.
+            self.at = if len == 0 { At::Tag(0) } else { At::Info(len) };
             return true;
         }
+        // The scanner's tag characters (`json-ld` is no JSON tag).
+        let word = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'+' | b'.');
+        if len > 0 && !word {
+            return self.info_byte(len, c);
+        }
         match self.tag.get_mut(usize::from(len)) {
-            Some(slot) if c.is_ascii_alphanumeric() => *slot = c.to_ascii_lowercase(),
+            Some(slot) if word => *slot = c.to_ascii_lowercase(),
             _ => return false,
         }
         self.at = At::Tag(len + 1);
         true
+    }
+
+    /// A byte of the fence's line after its tag (`len` bytes): anything but a bracket
+    /// (a value on the marker's line) or the fence's own byte (no fence), to the line's
+    /// end.
+    fn info_byte(&mut self, len: u8, c: u8) -> bool {
+        if c == b'\n' {
+            return self.tag_byte(len, c);
+        }
+        self.at = At::Info(len);
+        !matches!(c, b'{' | b'[') && c != self.fence
     }
 
     /// Where the scalar is: the input offset of its first byte and, once it ended, the

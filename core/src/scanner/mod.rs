@@ -237,9 +237,9 @@ pub struct Scanner {
     /// follows it on its line, as in a list of references (`[1] Smith, 2020.`,
     /// `[1]: https://…`); alone on its line, or at the input's end, it is a value.
     line_led: bool,
-    /// The root being read began its line, and the line before ended in `:` or `=`
-    /// (`Answer:\n[42] (approx.)`): a citation only if a letter follows it on its line.
-    colon_line: bool,
+    /// The root being read began inside a JSON fence: the next untagged fence after it
+    /// closes that fence.
+    root_fenced: bool,
     /// The tentative root is an array opened right after a word, a bracket or a
     /// parenthesis (`arr[0]`, `text[^1]`, `m[1][2]`): closed after one scalar, it was an
     /// index or a footnote, and is dropped as prose there. A comma or a container confirms
@@ -302,10 +302,12 @@ pub struct Scanner {
     /// stream that expects no root shape; see [`lone`]): read as the value at the end.
     lone: Option<lone::Lone>,
     /// A JSON fence opened after prose (`Result:\n```json\n42\n```\n`) may hold one
-    /// scalar: read as the value at the end if no root came (see [`lone`]). `true` while
-    /// it is being followed; `false` once a closed fence showed it (and the first such one
-    /// stays).
-    fence_scalar: Option<(Box<lone::Lone>, bool)>,
+    /// scalar: read as the value at the end if no root came (see [`lone`]). The one being
+    /// followed, in the fence open now.
+    fence_scalar: Option<Box<lone::Lone>>,
+    /// The scalar of a fence that closed after it: the first one, or under keep-last the
+    /// last one.
+    fence_kept: Option<Box<lone::Lone>>,
     /// Held text is being scanned again (see `Scanner::scan_again`): the bytes are not the
     /// chunk's.
     again: bool,
@@ -389,7 +391,7 @@ impl Scanner {
             prose_last: 0,
             citation_led: false,
             line_led: false,
-            colon_line: false,
+            root_fenced: false,
             index_open: false,
             skipping: None,
             span: None,
@@ -414,6 +416,7 @@ impl Scanner {
             error: None,
             lone,
             fence_scalar: None,
+            fence_kept: None,
             again: false,
         }
     }
@@ -529,7 +532,7 @@ impl Scanner {
                 // A fenced scalar followed by prose (```` ```json\n1\n```\nHope… ````):
                 // the fence's value still.
                 if let Some(lone) = self.lone.take().filter(lone::Lone::closed) {
-                    self.fence_scalar.get_or_insert((Box::new(lone), false));
+                    self.fence_kept = Some(Box::new(lone));
                 }
             }
         }
@@ -851,9 +854,21 @@ impl Scanner {
     /// strict mode reads it. True when it was (the state then says where its reading
     /// ended: a complete value, a number, or inside it).
     fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Result<bool, Error> {
-        let (lone, fenced) = match (self.lone.take(), self.fence_scalar.take()) {
+        // A fence open at the end holds the last scalar (its closing fence perhaps cut),
+        // which keep-last reads, as it reads a cut value (`Truncated`); keep-first reads
+        // the first one kept.
+        let keep_last = self.options.second_root == SecondRoot::KeepLast;
+        let open = self
+            .fence_scalar
+            .take()
+            .filter(|lone| lone.scalar().or_else(|| lone.cut()).is_some());
+        let fenced = match keep_last {
+            true => open.or_else(|| self.fence_kept.take()),
+            false => self.fence_kept.take().or(open),
+        };
+        let (lone, fenced) = match (self.lone.take(), fenced) {
             (Some(lone), _) => (lone, false),
-            (None, Some((lone, _))) => (*lone, true),
+            (None, Some(lone)) => (*lone, true),
             (None, None) => return Ok(false),
         };
         // One cut inside it is read again too, and ends as the value cut (`Truncated`).
@@ -892,16 +907,14 @@ impl Scanner {
             return;
         }
         // The first one stays, unless the last value is kept (`Example:` then `Actual:`).
-        let replace = self.options.second_root == SecondRoot::KeepLast;
-        if let Some((_, alive)) = &self.fence_scalar {
-            if *alive || !replace {
-                return;
-            }
+        let keep_last = self.options.second_root == SecondRoot::KeepLast;
+        if self.fence_scalar.is_some() || (self.fence_kept.is_some() && !keep_last) {
+            return;
         }
         let (line, _) = self.locate(b, i);
         let next = self.fed + i as u64 + 1;
         let lone = lone::Lone::in_fence(self.preamble.fence_byte, (next, line + 1, next));
-        self.fence_scalar = Some((Box::new(lone), true));
+        self.fence_scalar = Some(Box::new(lone));
         self.follow_fence_scalar(b.get(i + 1..).unwrap_or_default());
     }
 
@@ -910,11 +923,10 @@ impl Scanner {
     #[cold]
     #[inline(never)]
     fn follow_fence_scalar(&mut self, bytes: &[u8]) {
-        if let Some((lone, alive @ true)) = &mut self.fence_scalar {
+        if let Some(lone) = &mut self.fence_scalar {
             if lone.feed(bytes).is_some() {
-                *alive = false;
-                if !lone.closed() {
-                    self.fence_scalar = None;
+                if let Some(lone) = self.fence_scalar.take().filter(|lone| lone.closed()) {
+                    self.fence_kept = Some(lone);
                 }
             }
         }

@@ -133,8 +133,8 @@ pub(crate) struct Preamble {
     pub(crate) tag_space: bool,
     /// A space came between the marker and its first word (`` ``` json ``).
     pub(crate) tag_lead_space: bool,
-    /// A JSON fence is open and no root has begun in it: the next fence closes it (it
-    /// may hold one scalar, or nothing).
+    /// A JSON fence is open and no root has completed in it: the next untagged fence
+    /// closes it (it may hold one scalar, a false start, or nothing).
     pub(crate) json_open: bool,
     /// The open code block's fence (its byte and length): only a fence of that byte, at
     /// least as long, closes it (```` ```` ```` around a ```` ```json ```` example).
@@ -185,9 +185,12 @@ impl Preamble {
                 || (self.tag_lead_space && self.tag_words == 1 && !self.tag_is_json()))
     }
 
-    /// The fence just read closes the open code block: its byte, and at least as long.
+    /// The fence just read closes the open code block: its byte, and at least as long, or
+    /// with no tag (a model may close ```` ```` ```` with three; a tagged fence inside
+    /// opens a nested example).
     pub(crate) fn closes_code(&self) -> bool {
-        self.fence_byte == self.code_fence.0 && self.ticks >= self.code_fence.1
+        self.fence_byte == self.code_fence.0
+            && (self.ticks >= self.code_fence.1 || self.tag_words == 0)
     }
 }
 

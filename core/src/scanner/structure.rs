@@ -187,6 +187,7 @@ impl Scanner {
     /// The root container opens at `i`, out of the lenient preamble.
     pub(super) fn start_root<S: Sink>(&mut self, b: &[u8], c: u8, i: usize, sink: &mut S) -> Step {
         self.stack.clear();
+        self.root_fenced = self.preamble.fenced && !self.preamble.prose_seen;
         if self.done {
             self.begin_second_root(i);
         } else {
@@ -200,8 +201,6 @@ impl Scanner {
         self.index_open = c == b'[' && self.tentative && self.after_word(b, i);
         self.line_led = self.prose_tail == 0;
         self.citation_led = matches!(self.prose_tail, b':' | b'=');
-        self.colon_line = self.line_led && matches!(self.prose_last, b':' | b'=');
-        self.preamble.json_open = false;
         self.begin_value(b, c, i, sink)
     }
 
@@ -403,6 +402,7 @@ impl Scanner {
             || self.bare_array
             || self.citation_led
             || (self.preamble.fenced && !self.preamble.prose_seen)
+            || self.root_fenced
             || (self.root_shape == Some(false) && !self.done)
             || !matches!(self.stack.as_slice(), [root] if !root.object)
         {
@@ -443,18 +443,12 @@ impl Scanner {
                 }
                 // After the answer, a value that follows at once is a run of values
                 // (`[1] [1]` under keep-last), not prose.
-                b'[' | b'{' if self.done => {
+                b'[' | b'{' if self.done && !self.line_led => {
                     self.close_held(sink);
                     return Ok(i);
                 }
-                // Alone on the line it began: a value (`Answer:\n[42]\n`); so is one after a
-                // line that ends in `:` with no word after it (`Answer:\n[42] (approx.)`,
-                // but `Sources:\n[1] Smith, 2020.`).
+                // Alone on the line it began: a value (`Answer:\n[42]\n`).
                 b'\n' | b'\r' if self.line_led => {
-                    self.close_held(sink);
-                    return Ok(i);
-                }
-                _ if self.colon_line && !c.is_ascii_alphabetic() => {
                     self.close_held(sink);
                     return Ok(i);
                 }
@@ -526,6 +520,8 @@ impl Scanner {
                 // What follows it, on its line or the next, is led by it, as by a word.
                 self.prose_tail = b']';
                 self.prose_last = b']';
+                // The next untagged fence closes the JSON fence it was in, if any.
+                self.preamble.json_open = self.root_fenced;
                 // A root that replaced another is complete: the other is gone for good.
                 self.previous = None;
             }

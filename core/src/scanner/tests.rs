@@ -2857,17 +2857,36 @@ fn a_ninth_review_of_fences_scalars_and_references() {
         r#"{"a":1}"#,
     );
     at_every_split(&lenient(), "~~~ Final Answer\n{\"a\": 1}", r#"{"a":1}"#);
-    // After a line that ends in `:`, a one-number array is a value unless a letter
-    // follows it.
+    // Beginning its line, with text after it there, a one-number array is a reference
+    // whatever the line before ends in (`Sources:\n[1] (Smith 2020)`): the value only if
+    // no other comes.
     at_every_split(
         &lenient(),
         "Answer:\n[42] (approx.)\n\nFormat: [0, 1]",
-        "[42]",
+        "[0,1]",
     );
+    at_every_split(&lenient(), "Answer:\n[42] (approx.)\n", "[42]");
+    at_every_split(&lenient(), "**Answer:**\n[42]\n\nFormat: [0, 1]", "[42]");
+    for references in [
+        "Sources:\n[1] [Wikipedia](https://en.wikipedia.org/wiki/Paris)\n\n",
+        "References:\n[1] \"Attention Is All You Need\", 2017\n\n",
+        "Sources:\n[1] (Smith 2020)\n[2] - Doe\n\n",
+    ] {
+        at_every_split(
+            &lenient(),
+            &format!("{references}```json\n{{\"answer\": 42}}\n```"),
+            r#"{"answer":42}"#,
+        );
+        at_every_split(
+            &keep_last,
+            &format!("```json\n{{\"answer\": 42}}\n```\n\n{references}"),
+            r#"{"answer":42}"#,
+        );
+    }
     at_every_split(
-        &lenient(),
-        "The indices:\n[3] — the only match.\n\nExample: [0, 1]",
-        "[3]",
+        &keep_last,
+        "```json\n{\"answer\": 42}\n```\n\n[1] [Link](https://x.example)\n",
+        r#"{"answer":42}"#,
     );
     at_every_split(
         &keep_last,
@@ -2910,4 +2929,77 @@ fn a_fence_begins_its_line_after_a_false_start_or_a_byte_order_mark() {
     ] {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
+}
+
+#[test]
+fn a_tenth_review_of_fences_and_fenced_scalars() {
+    let keep_last = lenient().second_root(SecondRoot::KeepLast);
+    // A false start inside a JSON fence leaves it open: the next untagged fence closes it.
+    at_every_split(
+        &keep_last,
+        "```json\n{\"a\": 1}\n```\nCorrected:\n```\n[2] (x)\n```",
+        "[2]",
+    );
+    at_every_split(
+        &lenient(),
+        "Shell:\n```\n$ echo [1]\n```\nResult:\n```\n[2, 3]\n```",
+        "[2,3]",
+    );
+    at_every_split(
+        &lenient(),
+        "Usage:\n```\ncli [options]\n```\nExit code:\n```\n0\n```",
+        "0",
+    );
+    // A reply that begins with a JSON fence with an info string, holding one scalar.
+    for (input, value) in [
+        ("```json copy\n42\n```", "42"),
+        ("```JSON Response\n42\n```", "42"),
+        ("```json title=\"answer\"\n\"yes\"\n```", "\"yes\""),
+        ("```json:answer.json\n42\n```", "42"),
+        ("<think>ok</think>\n```json title=\"a\"\n42\n```", "42"),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
+    fails(&lenient(), b"```json-ld\n42\n```", ErrorKind::NoStructure);
+    // Keep-last: a later fence that holds no scalar leaves the earlier one.
+    for input in [
+        "Example:\n```json\n0\n```\nActual:\n```json\nN/A\n```",
+        "Example:\n```json\n0\n```\nActual:\n```json\n```",
+        "Example:\n```json\n0\n```\nActual:\n```json\n0 (unchanged)\n```",
+    ] {
+        at_every_split(&keep_last, input, "0");
+    }
+    // Keep-last: a later fence cut inside its scalar is the value cut.
+    fails(
+        &keep_last,
+        b"Example:\n```json\n0\n```\nActual:\n```json\n\"appr",
+        ErrorKind::Truncated,
+    );
+    // A bracket further on a JSON fence's info line is no value.
+    for input in [
+        "```json title=\"a.json\" {2-3}\n{\"a\": 1}\n```",
+        "```json filename=\"a.json\" {\n{\"a\": 1}\n```",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+    // A tilde fence's info string.
+    at_every_split(
+        &lenient(),
+        "~~~python title=\"x\"\nx = [1]\n~~~\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    at_every_split(&lenient(), "~~~json title=\"x\"\n42\n~~~", "42");
+    // A code block opened with four backticks and closed with three.
+    at_every_split(
+        &lenient(),
+        "````python\nx = [1]\n```\n{\"name\": \"Alice\", \"tags\": [\"a\", \"b\"]}",
+        r#"{"name":"Alice","tags":["a","b"]}"#,
+    );
+    at_every_split(
+        &lenient(),
+        "~~~~python\nx = [1]\n~~~\n{\"a\": 1}",
+        r#"{"a":1}"#,
+    );
+    // Emphasis around a label: `**Result:** [3]` is led by its colon.
+    at_every_split(&lenient(), "**Result:** [3]\nSee [1] too.", "[3]");
 }
