@@ -97,7 +97,7 @@ impl Scanner {
         };
         let mut bytes = skipped.iter().enumerate().rev();
         if let Some((_, &c)) = bytes.find(|&(k, &c)| c == b'\n' || !blank(k, c)) {
-            self.prose_tail = if c == b'\n' { 0 } else { c };
+            self.prose_tail = if c == b'\n' { 0 } else { c.max(1) };
             let last = match c {
                 b'\n' => bytes.find(|&(k, &c)| !blank(k, c)).map(|(_, &c)| c),
                 _ => Some(c),

@@ -225,7 +225,8 @@ pub struct Scanner {
     /// `[{"a": 1}]`, `[[1]]`); else it is dropped as prose there (`[1]`, `[ ]`).
     citation_open: bool,
     /// The last byte of prose before a line break or a root, whitespace aside (0 where a
-    /// line begins): what a possible citation follows (see `citation_led`).
+    /// line begins; a NUL byte of prose is kept as 1): what a possible citation follows
+    /// (see `citation_led`), and whether a fence marker begins its line.
     prose_tail: u8,
     /// The last byte of prose that is not whitespace, on whatever line: what leads a root
     /// that begins its line (`Answer:\n[42]`).
@@ -1192,7 +1193,7 @@ impl Scanner {
                     .rev()
                     .find(|&&c| c == b'\n' || !tables::is_ws(c));
                 if let Some(&c) = tail {
-                    self.prose_tail = if c == b'\n' { 0 } else { c };
+                    self.prose_tail = if c == b'\n' { 0 } else { c.max(1) };
                 }
             }
             self.false_start = Some(self.root_offset);

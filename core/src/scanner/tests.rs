@@ -3003,3 +3003,21 @@ fn a_tenth_review_of_fences_and_fenced_scalars() {
     // Emphasis around a label: `**Result:** [3]` is led by its colon.
     at_every_split(&lenient(), "**Result:** [3]\nSee [1] too.", "[3]");
 }
+
+#[test]
+fn a_nul_byte_in_prose_is_no_line_start() {
+    // Found by the lenient_snapshots fuzz target: a NUL byte in prose was kept as the
+    // "line begins" mark, so a fence marker after it began its line in one chunking and
+    // not in another.
+    for input in [&b"\x00{\"\xe5```e["[..], b"\x00 ~~~js\n[1]"] {
+        let whole = replay(&lenient(), &[input])
+            .0
+            .map_err(|e| (e.kind(), e.offset()));
+        let ones: Vec<&[u8]> = input.chunks(1).collect();
+        let bytewise = replay(&lenient(), &ones)
+            .0
+            .map_err(|e| (e.kind(), e.offset()));
+        assert_eq!(whole, bytewise, "{input:?}");
+    }
+    at_every_split(&lenient(), "\u{0}~~~js\n[1]", "[1]");
+}
