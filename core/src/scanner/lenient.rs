@@ -449,6 +449,8 @@ impl Scanner {
                     p.in_code = true;
                     p.code_fence = (p.fence_byte, p.ticks);
                     p.prose_seen = true;
+                    // A fence in another language: any JSON fence before it was left.
+                    p.json_open = false;
                 }
                 self.root_trail &= !self.preamble.prose_seen;
                 self.state = State::Prose;

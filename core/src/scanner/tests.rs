@@ -3021,3 +3021,14 @@ fn a_nul_byte_in_prose_is_no_line_start() {
     }
     at_every_split(&lenient(), "\u{0}~~~js\n[1]", "[1]");
 }
+
+#[test]
+fn a_code_block_leaves_an_open_json_fence() {
+    // An untagged JSON fence left open by prose, then a code block: the bare fence after
+    // the block opens a JSON fence again, and its value is fenced.
+    at_every_split(
+        &lenient(),
+        "```json\nSure, here it is.\n```python\nx = [1]\n```\nResult:\n```\n[2] (x)\n```\nOr {\"b\": 2}",
+        "[2]",
+    );
+}
