@@ -428,7 +428,7 @@ impl Scanner {
             if c == b'\n' {
                 let p = &mut self.preamble;
                 if p.in_code {
-                    p.in_code = !p.closes_code();
+                    p.in_code = !p.code_fence_line();
                     p.prose_seen = true;
                 } else if p.in_sentence()
                     || (p.fence_byte == b'~' && p.tag_lead_space && p.tag_words > 1)
@@ -448,6 +448,8 @@ impl Scanner {
                 } else {
                     p.in_code = true;
                     p.code_fence = (p.fence_byte, p.ticks);
+                    p.code_markdown = matches!(p.tag(), b"markdown" | b"md");
+                    p.code_nested = 0;
                     p.prose_seen = true;
                     // A fence in another language: any JSON fence before it was left.
                     p.json_open = false;
@@ -458,7 +460,10 @@ impl Scanner {
                 self.prose_tail = 0;
                 return Ok(i + 1);
             }
-            if !is_fence_tag(c) {
+            let p = &self.preamble;
+            // A word of the tag begins with a letter or a digit (```` ```. ```` is none).
+            let starts = p.tag_words == 0 || p.tag_space;
+            if !is_fence_tag(c) || (starts && matches!(c, b'-' | b'_' | b'+' | b'.')) {
                 let p = &mut self.preamble;
                 let json_here = matches!(c, b'{' | b'[')
                     && p.tag_words == 1
@@ -480,9 +485,8 @@ impl Scanner {
                     p.prose_seen = false;
                     p.fenced = true;
                 } else {
-                    // Text after the marker on the same line: prose (a closing fence ends
-                    // the code block it closes).
-                    p.in_code &= !p.closes_code();
+                    // Text after the marker on the same line: prose (in a code block, its
+                    // text: a fence that closes one has nothing after it).
                     p.prose_seen = true;
                 }
                 self.root_trail &= !self.preamble.prose_seen;

@@ -238,6 +238,10 @@ pub struct Scanner {
     /// follows it on its line, as in a list of references (`[1] Smith, 2020.`,
     /// `[1]: https://…`); alone on its line, or at the input's end, it is a value.
     line_led: bool,
+    /// The root being read began its line, and the line before ended in `:` or `=`
+    /// (`Answer:\n[42] (approx.)`): a reference only if a letter, a bracket or a quote
+    /// follows it on its line.
+    colon_line: bool,
     /// The root being read began inside a JSON fence: the next untagged fence after it
     /// closes that fence.
     root_fenced: bool,
@@ -356,6 +360,8 @@ impl Scanner {
                 tag_lead_space: false,
                 json_open: false,
                 code_fence: (b'`', 3),
+                code_markdown: false,
+                code_nested: 0,
                 tag_pos: 0,
                 tag: 0,
                 prose_seen: false,
@@ -392,6 +398,7 @@ impl Scanner {
             prose_last: 0,
             citation_led: false,
             line_led: false,
+            colon_line: false,
             root_fenced: false,
             index_open: false,
             skipping: None,

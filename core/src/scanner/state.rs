@@ -139,6 +139,11 @@ pub(crate) struct Preamble {
     /// The open code block's fence (its byte and length): only a fence of that byte, at
     /// least as long, closes it (```` ```` ```` around a ```` ```json ```` example).
     pub(crate) code_fence: (u8, u8),
+    /// The open code block is Markdown (```` ```markdown ````, ```` ```md ````): fences in it
+    /// are examples it shows.
+    pub(crate) code_markdown: bool,
+    /// Examples with fences of their own open inside the code block.
+    pub(crate) code_nested: u8,
     /// Bytes of a reasoning block's opening or closing tag matched so far.
     pub(crate) tag_pos: u8,
     /// Which reasoning tag (an index into the lenient scanner's table) is being matched,
@@ -169,11 +174,7 @@ pub(crate) struct Preamble {
 impl Preamble {
     /// The fence tag read so far names JSON (or is empty: the tag is optional).
     pub(crate) fn tag_is_json(&self) -> bool {
-        let tag = self
-            .fence_tag
-            .get(..usize::from(self.fence_tag_len))
-            .unwrap_or_default();
-        super::tables::is_json_tag(tag)
+        super::tables::is_json_tag(self.tag())
     }
 
     /// The fence marker just read, after prose on its line, is part of a sentence, not a
@@ -185,12 +186,35 @@ impl Preamble {
                 || (self.tag_lead_space && self.tag_words == 1 && !self.tag_is_json()))
     }
 
-    /// The fence just read closes the open code block: its byte, and at least as long, or
-    /// with no tag (a model may close ```` ```` ```` with three; a tagged fence inside
-    /// opens a nested example).
-    pub(crate) fn closes_code(&self) -> bool {
-        self.fence_byte == self.code_fence.0
-            && (self.ticks >= self.code_fence.1 || self.tag_words == 0)
+    /// The fence's tag read so far (lowercase).
+    pub(crate) fn tag(&self) -> &[u8] {
+        self.fence_tag
+            .get(..usize::from(self.fence_tag_len))
+            .unwrap_or_default()
+    }
+
+    /// A fence line inside the open code block has ended: whether it closes the block. A
+    /// fence that begins its line, of the block's byte: with a tag, it opens an example
+    /// nested in a longer block or a Markdown one (```` ````markdown ```` showing
+    /// ```` ```json ````), else it closes the block (a tagged fence closes it: a model
+    /// may leave a block open); without one, it closes the innermost example, or the
+    /// block (however long: a model may close ```` ```` ```` with three).
+    pub(crate) fn code_fence_line(&mut self) -> bool {
+        if self.fence_byte != self.code_fence.0 || self.mid_line {
+            return false;
+        }
+        if self.tag_words > 0 {
+            if self.code_fence.1 > self.ticks || self.code_markdown {
+                self.code_nested = self.code_nested.saturating_add(1);
+                return false;
+            }
+            return true;
+        }
+        if self.code_nested > 0 {
+            self.code_nested -= 1;
+            return false;
+        }
+        true
     }
 }
 

@@ -2858,19 +2858,39 @@ fn a_ninth_review_of_fences_scalars_and_references() {
     );
     at_every_split(&lenient(), "~~~ Final Answer\n{\"a\": 1}", r#"{"a":1}"#);
     // Beginning its line, with text after it there, a one-number array is a reference
-    // whatever the line before ends in (`Sources:\n[1] (Smith 2020)`): the value only if
-    // no other comes.
+    // (the value only if no other comes); after a line that ends in `:`, only if a
+    // letter, a bracket or a quote follows it.
     at_every_split(
         &lenient(),
         "Answer:\n[42] (approx.)\n\nFormat: [0, 1]",
-        "[0,1]",
+        "[42]",
+    );
+    at_every_split(
+        &lenient(),
+        "The indices:\n[3] — the only match.\n\nExample: [0, 1]",
+        "[3]",
+    );
+    at_every_split(
+        &lenient(),
+        "Answer:\n[42] // the id\n\nExample: [0, 1]",
+        "[42]",
+    );
+    at_every_split(
+        &lenient(),
+        "See [9] x.\n[42] // the id\n\nExample: [0, 1]",
+        "[42]",
+    );
+    at_every_split(
+        &keep_last,
+        "Draft: {\"a\": 1}\nFinal:\n[2] (one id)\n",
+        "[2]",
     );
     at_every_split(&lenient(), "Answer:\n[42] (approx.)\n", "[42]");
     at_every_split(&lenient(), "**Answer:**\n[42]\n\nFormat: [0, 1]", "[42]");
     for references in [
         "Sources:\n[1] [Wikipedia](https://en.wikipedia.org/wiki/Paris)\n\n",
         "References:\n[1] \"Attention Is All You Need\", 2017\n\n",
-        "Sources:\n[1] (Smith 2020)\n[2] - Doe\n\n",
+        "Sources:\n[1] Smith (2020)\n[2] Doe\n\n",
     ] {
         at_every_split(
             &lenient(),
@@ -3031,4 +3051,43 @@ fn a_code_block_leaves_an_open_json_fence() {
         "```json\nSure, here it is.\n```python\nx = [1]\n```\nResult:\n```\n[2] (x)\n```\nOr {\"b\": 2}",
         "[2]",
     );
+}
+
+#[test]
+fn an_eleventh_review_of_nested_fences() {
+    // A Markdown block, or a longer one, shows fenced examples: their fences do not close it.
+    for (input, value) in [
+        (
+            "````markdown\n```bash\nnpm i\n```\nOutput: [1, 2]\n````\n{\"answer\": 42}",
+            r#"{"answer":42}"#,
+        ),
+        (
+            "````markdown\n# Project\n```bash\nnpm install\n```\nConfig example:\n```json\n{\"port\": 8080}\n```\n````\n\n```json\n{\"answer\": 42}\n```",
+            r#"{"answer":42}"#,
+        ),
+        (
+            "Format:\n```markdown\n```json\n{\"x\": 0}\n```\n```\n\nAnswer:\n```json\n{\"answer\": 42}\n```",
+            r#"{"answer":42}"#,
+        ),
+        (
+            "~~~~markdown\n~~~bash\nls\n~~~\nConfig:\n~~~json\n{\"port\": 1}\n~~~\n~~~~\n{\"answer\": 42}",
+            r#"{"answer":42}"#,
+        ),
+        // A marker inside a line of code closes nothing.
+        (
+            "```python\nraw = raw.removeprefix(\"```json\").removesuffix(\"```\")\nprint([1, 2])\n```\n{\"name\": \"Bob\"}",
+            r#"{"name":"Bob"}"#,
+        ),
+        (
+            "````python\ns = \"```\"\nx = [1]\n````\n{\"name\": \"Bob\"}",
+            r#"{"name":"Bob"}"#,
+        ),
+        // A marker with only punctuation after it opens nothing.
+        ("Formatted as ```json```.\n\n{\"a\": 1}", r#"{"a":1}"#),
+        ("Avoid ```.\n\n{\"a\": 1}", r#"{"a":1}"#),
+        // A block left open by a model: the next tagged fence of its length closes it.
+        ("```python\nx = [1]\n```json\n{\"a\": 1}\n```", r#"{"a":1}"#),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
 }
