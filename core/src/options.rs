@@ -28,11 +28,10 @@ pub struct Options {
     /// line before when it begins its own: `Answer:\n[1, 2]`); so is one that holds one
     /// number with prose after it, or a line break (`the docs [1] say`, `as noted
     /// [1].`), unless a `:` or `=` led it on its line (`Result: [3]`, `**Result:** [3]`),
-    /// and one that began its line with text after it there, not a comment (`[1] Smith,
-    /// 2020.`, `[1]: https://…`; after a line that ends in `:` or `=`, only a letter, a
-    /// bracket or a quote: `Sources:\n[1] [Title](…)`, but `Answer:\n[42] (approx.)` is
-    /// a value; never where the reply begins or in a JSON fence): it is held at its `]`
-    /// until that shows (spaces and punctuation say
+    /// and one that began its line with text after it there (`[1] Smith, 2020.`, `[1]:
+    /// https://…`, `Sources:\n[1] *Nature*`, `Answer:\n[42] (approx.)` too; never where
+    /// the reply begins or in a JSON fence): it is held at its `]` until that shows
+    /// (spaces and punctuation say
     /// nothing; the input's end makes it the value, after the answer prose unless it
     /// began its line), and is the value only if no other comes, nor an empty one came
     /// before it; for a typed
@@ -48,11 +47,12 @@ pub struct Options {
     /// (`~~~ Final Answer ~~~`), and tildes with words after a space (`~~~ Final
     /// Answer`). A JSON fence that holds no root (one scalar, or nothing) is closed by
     /// the next fence without a tag. A code block in another language is skipped whole,
-    /// to a fence of its byte that begins a line: one without a tag, however long (a
-    /// model may close ```` ```` ```` with three), or one with a tag as long as the block's
-    /// (a model may leave a block open); in a longer block or a Markdown one, a shorter
-    /// tagged fence opens an example that its own untagged fence closes (a ```` ```` ````
-    /// or ```` ```markdown ```` block may show a ```` ```json ```` example),
+    /// to a fence of its byte that begins a line: one without a tag (text after it aside),
+    /// however long (a model may close ```` ```` ```` with three), or one with a tag as
+    /// long as the block's (a model may leave a block open; a ```` ```markdown ```` block
+    /// holding a ```` ```json ```` fence wraps the answer); a shorter tagged fence opens an
+    /// example that its own untagged fence closes (a ```` ````markdown ```` block may show
+    /// a ```` ```json ```` example), as does a shorter untagged one in a Markdown block,
     /// and so is an inline code span (`` `x = [1, 2]` ``) that a run of as many backticks
     /// closes on its line, unless it begins with a bracket (`` `{"a": 1}` `` may be the
     /// answer); a lone backtick hides nothing. One refused at its first value after a key

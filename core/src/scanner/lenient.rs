@@ -461,8 +461,9 @@ impl Scanner {
                 return Ok(i + 1);
             }
             let p = &self.preamble;
-            // A word of the tag begins with a letter or a digit (```` ```. ```` is none).
-            let starts = p.tag_words == 0 || p.tag_space;
+            // After prose on its line, a word of the tag begins with a letter or a digit
+            // (`Avoid ```.` names no language).
+            let starts = p.mid_line && (p.tag_words == 0 || p.tag_space);
             if !is_fence_tag(c) || (starts && matches!(c, b'-' | b'_' | b'+' | b'.')) {
                 let p = &mut self.preamble;
                 let json_here = matches!(c, b'{' | b'[')
@@ -486,7 +487,8 @@ impl Scanner {
                     p.fenced = true;
                 } else {
                     // Text after the marker on the same line: prose (in a code block, its
-                    // text: a fence that closes one has nothing after it).
+                    // text, unless the marker closes the block).
+                    p.in_code &= !p.closes_code_with_text();
                     p.prose_seen = true;
                 }
                 self.root_trail &= !self.preamble.prose_seen;

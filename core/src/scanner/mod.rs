@@ -238,10 +238,6 @@ pub struct Scanner {
     /// follows it on its line, as in a list of references (`[1] Smith, 2020.`,
     /// `[1]: https://…`); alone on its line, or at the input's end, it is a value.
     line_led: bool,
-    /// The root being read began its line, and the line before ended in `:` or `=`
-    /// (`Answer:\n[42] (approx.)`): a reference only if a letter, a bracket or a quote
-    /// follows it on its line.
-    colon_line: bool,
     /// The root being read began inside a JSON fence: the next untagged fence after it
     /// closes that fence.
     root_fenced: bool,
@@ -398,7 +394,6 @@ impl Scanner {
             prose_last: 0,
             citation_led: false,
             line_led: false,
-            colon_line: false,
             root_fenced: false,
             index_open: false,
             skipping: None,

@@ -194,27 +194,41 @@ impl Preamble {
     }
 
     /// A fence line inside the open code block has ended: whether it closes the block. A
-    /// fence that begins its line, of the block's byte: with a tag, it opens an example
-    /// nested in a longer block or a Markdown one (```` ````markdown ```` showing
-    /// ```` ```json ````), else it closes the block (a tagged fence closes it: a model
-    /// may leave a block open); without one, it closes the innermost example, or the
-    /// block (however long: a model may close ```` ```` ```` with three).
+    /// fence that begins its line, of the block's byte: shorter than the block's and with
+    /// a tag, it opens an example the block shows (```` ````markdown ```` showing
+    /// ```` ```json ````), as does an untagged one in a longer Markdown block; untagged, it
+    /// closes the innermost example, or the block (however long: a model may close
+    /// ```` ```` ```` with three); with a tag and as long as the block's, it closes the
+    /// block (a model may leave a block open).
     pub(crate) fn code_fence_line(&mut self) -> bool {
         if self.fence_byte != self.code_fence.0 || self.mid_line {
             return false;
         }
-        if self.tag_words > 0 {
-            if self.code_fence.1 > self.ticks || self.code_markdown {
-                self.code_nested = self.code_nested.saturating_add(1);
-                return false;
-            }
-            return true;
+        let shorter = self.ticks < self.code_fence.1;
+        let opens = match self.tag_words {
+            0 => self.code_nested == 0 && shorter && self.code_markdown,
+            _ => shorter,
+        };
+        if opens {
+            self.code_nested = self.code_nested.saturating_add(1);
+            return false;
         }
-        if self.code_nested > 0 {
+        if self.tag_words == 0 && self.code_nested > 0 {
             self.code_nested -= 1;
             return false;
         }
         true
+    }
+
+    /// A fence of the open code block's byte, as long, begins its line and has text after
+    /// it, not a tag (```` ```. ````, ```` ``` # end ````): it closes the block, as a
+    /// model means it to.
+    pub(crate) fn closes_code_with_text(&self) -> bool {
+        self.fence_byte == self.code_fence.0
+            && !self.mid_line
+            && self.tag_words == 0
+            && self.code_nested == 0
+            && self.ticks >= self.code_fence.1
     }
 }
 

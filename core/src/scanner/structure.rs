@@ -201,7 +201,6 @@ impl Scanner {
         self.index_open = c == b'[' && self.tentative && self.after_word(b, i);
         self.line_led = self.prose_tail == 0;
         self.citation_led = matches!(self.prose_tail, b':' | b'=');
-        self.colon_line = self.line_led && matches!(self.prose_last, b':' | b'=');
         self.begin_value(b, c, i, sink)
     }
 
@@ -448,15 +447,8 @@ impl Scanner {
                     self.close_held(sink);
                     return Ok(i);
                 }
-                // Alone on the line it began (`Answer:\n[42]\n`), or with a comment after
-                // it: a value. So is one after a line that ends in `:` or `=`, unless what
-                // follows reads as a reference (`Sources:\n[1] Smith, 2020.`, `[1]
-                // [Title](…)`, `[1] "Title"`, but `Answer:\n[42] (approx.)`).
-                b'\n' | b'\r' | b'/' if self.line_led => {
-                    self.close_held(sink);
-                    return Ok(i);
-                }
-                _ if self.colon_line && !(c.is_ascii_alphabetic() || matches!(c, b'[' | b'"')) => {
+                // Alone on the line it began: a value (`Answer:\n[42]\n`).
+                b'\n' | b'\r' if self.line_led => {
                     self.close_held(sink);
                     return Ok(i);
                 }
