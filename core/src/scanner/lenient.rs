@@ -473,10 +473,10 @@ impl Scanner {
                     && !p.in_code
                     && !p.json_open
                     && !p.in_sentence();
-                if !json_here && c != p.fence_byte && !p.mid_line && !p.in_code && p.tag_words > 0 {
+                if !json_here && c != p.fence_byte && !p.mid_line && p.tag_words > 0 {
                     // The rest of a fence's info string, where its line begins (```` ```js
                     // title="x" ````, ```` ```json filename=out.json ````): the fence
-                    // opens at the line's end.
+                    // opens at the line's end (in a code block, an example's).
                     p.tag_space = true;
                     i += 1;
                     continue;

@@ -3108,3 +3108,12 @@ fn a_twelfth_review_of_markdown_blocks_and_closing_fences() {
         at_every_split(&lenient(), input, value);
     }
 }
+
+#[test]
+fn an_example_fence_with_an_info_string_in_a_markdown_block() {
+    at_every_split(
+        &lenient(),
+        "````markdown\n```json title=\"x\"\n{\"x\": 0}\n```\nText [1, 2]\n````\n{\"real\": 1}",
+        r#"{"real":1}"#,
+    );
+}
