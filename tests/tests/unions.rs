@@ -1330,24 +1330,22 @@ fn a_struct_variant_of_the_wrong_type_is_named_as_serde_names_it() {
             .unwrap_err()
             .to_string();
         assert!(serde.contains(expected), "{serde}");
-        let mut stream = External::stream();
-        let ours = stream
-            .feed(json.as_bytes())
-            .err()
-            .map(|e| e.to_string())
-            .or_else(|| stream.finish().err().map(|e| e.to_string()))
-            .unwrap_or_default();
+        let ours = first_error::<External>(json);
         assert!(ours.contains(expected), "{json}: {ours}");
         assert!(!ours.contains("__"), "{json}: {ours}");
     }
-    let json = r#"{"t": "Named", "c": null}"#;
-    let mut stream = Adjacent::stream();
-    let ours = stream
+    let ours = first_error::<Adjacent>(r#"{"t": "Named", "c": null}"#);
+    assert!(ours.contains("Adjacent::Named"), "{ours}");
+    assert!(!ours.contains("__"), "{ours}");
+}
+
+/// The message of the error `json` ends a stream of `T` with, fed whole (empty if none).
+fn first_error<T: StreamingModel>(json: &str) -> String {
+    let mut stream = settled::TypedStream::<T>::new();
+    stream
         .feed(json.as_bytes())
         .err()
         .map(|e| e.to_string())
         .or_else(|| stream.finish().err().map(|e| e.to_string()))
-        .unwrap_or_default();
-    assert!(ours.contains("Adjacent::Named"), "{ours}");
-    assert!(!ours.contains("__"), "{ours}");
+        .unwrap_or_default()
 }
