@@ -238,8 +238,9 @@ pub struct Scanner {
     /// follows it on its line, as in a list of references (`[1] Smith, 2020.`,
     /// `[1]: https://…`); alone on its line, or at the input's end, it is a value.
     line_led: bool,
-    /// The root being read began inside a JSON fence: the next untagged fence after it
-    /// closes that fence.
+    /// The root being read began inside a JSON fence, before any prose there (`fenced`
+    /// stays set past the fence's close: only before prose does it say a bracket is in
+    /// one): no citation, and the next untagged fence after it closes that fence.
     root_fenced: bool,
     /// The tentative root is an array opened right after a word, a bracket or a
     /// parenthesis (`arr[0]`, `text[^1]`, `m[1][2]`): closed after one scalar, it was an

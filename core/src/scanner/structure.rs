@@ -395,13 +395,11 @@ impl Scanner {
         let Some((start, _)) = self.scalar_pending else {
             return false;
         };
-        // Led by a `:` or `=` (`Result: [3]`, `Answer:\n[42]`), or a fenced value: no
-        // citation. (`fenced` stays set past the fence's close: only before any prose
-        // does it say that the bracket is inside one.)
+        // Led by a `:` or `=` on its line (`Result: [3]`), or begun in a JSON fence: no
+        // citation.
         if !self.tentative
             || self.bare_array
             || self.citation_led
-            || (self.preamble.fenced && !self.preamble.prose_seen)
             || self.root_fenced
             || (self.root_shape == Some(false) && !self.done)
             || !matches!(self.stack.as_slice(), [root] if !root.object)
