@@ -49,8 +49,9 @@ pub struct Options {
     /// the next fence without a tag. A code block in another language is skipped whole,
     /// to a fence of its byte that begins a line: one without a tag (text after it aside),
     /// however long (a model may close ```` ```` ```` with three), or one with a tag as
-    /// long as the block's (a model may leave a block open; a ```` ```markdown ```` block
-    /// holding a ```` ```json ```` fence wraps the answer); a shorter tagged fence opens an
+    /// long as the block's (a model may leave a block open, and that fence opens its own
+    /// block or JSON fence; a ```` ```markdown ```` block holding a ```` ```json ```` fence
+    /// wraps the answer); a shorter tagged fence opens an
     /// example that its own untagged fence closes (a ```` ````markdown ```` block may show
     /// a ```` ```json ```` example), as does a shorter untagged one in a Markdown block,
     /// and so is an inline code span (`` `x = [1, 2]` ``) that a run of as many backticks

@@ -370,6 +370,7 @@ impl Scanner {
                 p.tag_words = 0;
                 p.tag_space = false;
                 p.tag_lead_space = false;
+                p.tag_glued = false;
                 self.state = State::FenceTag;
                 Ok(i)
             }
@@ -427,9 +428,20 @@ impl Scanner {
             self.check_idle(i)?;
             if c == b'\n' {
                 let p = &mut self.preamble;
-                if p.in_code {
-                    p.in_code = !p.code_fence_line();
-                    p.prose_seen = true;
+                // In a code block, a fence closes it or not; a tagged one with nothing after
+                // its tag that closes a block left open opens its own (```` ```bash ````
+                // left open, then ```` ```json ````).
+                let opens = match p.in_code {
+                    true => {
+                        let closes = p.code_fence_line();
+                        p.in_code = !closes;
+                        p.prose_seen = true;
+                        closes && p.names_language()
+                    }
+                    false => true,
+                };
+                if !opens {
+                    // A line of the block, or its closing fence.
                 } else if p.in_sentence()
                     || (p.fence_byte == b'~' && p.tag_lead_space && p.tag_words > 1)
                 {
@@ -476,7 +488,9 @@ impl Scanner {
                 if !json_here && c != p.fence_byte && !p.mid_line && p.tag_words > 0 {
                     // The rest of a fence's info string, where its line begins (```` ```js
                     // title="x" ````, ```` ```json filename=out.json ````): the fence
-                    // opens at the line's end (in a code block, an example's).
+                    // opens at the line's end (in a code block, an example's). Glued to
+                    // the tag, it makes the tag no language's (```` ```Output: ````).
+                    p.tag_glued |= !p.tag_space && p.tag_words == 1;
                     p.tag_space = true;
                     i += 1;
                     continue;

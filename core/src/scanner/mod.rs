@@ -355,6 +355,7 @@ impl Scanner {
                 tag_words: 0,
                 tag_space: false,
                 tag_lead_space: false,
+                tag_glued: false,
                 json_open: false,
                 code_fence: (b'`', 3),
                 code_markdown: false,

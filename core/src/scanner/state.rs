@@ -133,6 +133,8 @@ pub(crate) struct Preamble {
     pub(crate) tag_space: bool,
     /// A space came between the marker and its first word (`` ``` json ``).
     pub(crate) tag_lead_space: bool,
+    /// Text that is no tag's came right after the tag (```` ```Output: ````).
+    pub(crate) tag_glued: bool,
     /// A JSON fence is open and no root has completed in it: the next untagged fence
     /// closes it (it may hold one scalar, a false start, or nothing).
     pub(crate) json_open: bool,
@@ -184,6 +186,17 @@ impl Preamble {
         self.mid_line
             && (self.tag_words > 1
                 || (self.tag_lead_space && self.tag_words == 1 && !self.tag_is_json()))
+    }
+
+    /// The fence's tag is a language's name: a word that begins with a letter or a digit,
+    /// with nothing glued to it (```` ```python title="x" ````, not ```` ```Output: ```` or
+    /// ```` ```. ````).
+    pub(crate) fn names_language(&self) -> bool {
+        let first = self.fence_tag.first().copied().unwrap_or_default();
+        self.tag_words > 0
+            && self.fence_tag_len > 0
+            && first.is_ascii_alphanumeric()
+            && !self.tag_glued
     }
 
     /// The fence's tag read so far (lowercase).

@@ -3117,3 +3117,42 @@ fn an_example_fence_with_an_info_string_in_a_markdown_block() {
         r#"{"real":1}"#,
     );
 }
+
+#[test]
+fn a_tagged_fence_that_closes_a_block_opens_its_own() {
+    let keep_last = lenient().second_root(SecondRoot::KeepLast);
+    for (input, value) in [
+        (
+            "```markdown\n# Demo\n```python\nnums = [1, 2, 3]\nprint(sum(nums))\n```\n```\n\n```json\n{\"total\": 6}\n```",
+            r#"{"total":6}"#,
+        ),
+        (
+            "~~~markdown\n~~~python\nx = [0]\n~~~\n~~~\n{\"a\": 1}",
+            r#"{"a":1}"#,
+        ),
+        (
+            "```python\nx = [0]\n```python title=\"y.py\"\ny = [1]\n```\n{\"a\": 1}",
+            r#"{"a":1}"#,
+        ),
+        (
+            "```bash\nnpm install\n\n```js\nconst a = [1, 2];\n```\n\n```json\n{\"ok\": true}\n```",
+            r#"{"ok":true}"#,
+        ),
+        ("```python\nx = [0]\n```json\n42\n```", "42"),
+        // Text after a closing fence's marker names no language.
+        ("```python\nx = [0]\n```Output:\n{\"a\": 1}", r#"{"a":1}"#),
+        ("```python\nx = [0]\n```.\n{\"a\": 1}", r#"{"a":1}"#),
+    ] {
+        at_every_split(&lenient(), input, value);
+    }
+    at_every_split(
+        &keep_last,
+        "```json\n{\"a\": 1}\n```\n\n```markdown\n```python\nx = [0]\n```\n```\n",
+        r#"{"a":1}"#,
+    );
+    fails(
+        &lenient(),
+        b"```markdown\n```python\nx = [0]\n```\n```\n",
+        ErrorKind::NoStructure,
+    );
+}
