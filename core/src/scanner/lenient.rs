@@ -371,6 +371,7 @@ impl Scanner {
                 p.tag_space = false;
                 p.tag_lead_space = false;
                 p.tag_glued = false;
+                p.tag_first = 0;
                 self.state = State::FenceTag;
                 Ok(i)
             }
@@ -460,6 +461,7 @@ impl Scanner {
                 } else {
                     p.in_code = true;
                     p.code_fence = (p.fence_byte, p.ticks);
+                    p.code_tag = (p.fence_tag, p.fence_tag_len);
                     p.code_markdown = matches!(p.tag(), b"markdown" | b"md");
                     p.code_nested = 0;
                     p.prose_seen = true;
@@ -515,6 +517,9 @@ impl Scanner {
                 let p = &mut self.preamble;
                 if p.tag_words == 0 || p.tag_space {
                     // A word begins.
+                    if p.tag_words == 0 {
+                        p.tag_first = c;
+                    }
                     p.tag_lead_space |= p.tag_words == 0 && p.tag_space;
                     p.tag_words = p.tag_words.saturating_add(1);
                     p.tag_space = false;

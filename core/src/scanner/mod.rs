@@ -356,6 +356,8 @@ impl Scanner {
                 tag_space: false,
                 tag_lead_space: false,
                 tag_glued: false,
+                tag_first: 0,
+                code_tag: ([0; 8], 0),
                 json_open: false,
                 code_fence: (b'`', 3),
                 code_markdown: false,

@@ -135,6 +135,10 @@ pub(crate) struct Preamble {
     pub(crate) tag_lead_space: bool,
     /// Text that is no tag's came right after the tag (```` ```Output: ````).
     pub(crate) tag_glued: bool,
+    /// The tag's first byte as written (a language's name begins in lowercase).
+    pub(crate) tag_first: u8,
+    /// The open code block's tag (lowercase, at most 8 bytes).
+    pub(crate) code_tag: ([u8; 8], u8),
     /// A JSON fence is open and no root has completed in it: the next untagged fence
     /// closes it (it may hold one scalar, a false start, or nothing).
     pub(crate) json_open: bool,
@@ -188,15 +192,18 @@ impl Preamble {
                 || (self.tag_lead_space && self.tag_words == 1 && !self.tag_is_json()))
     }
 
-    /// The fence's tag is a language's name: a word that begins with a letter or a digit,
-    /// with nothing glued to it (```` ```python title="x" ````, not ```` ```Output: ```` or
-    /// ```` ```. ````).
+    /// The fence's tag is a language's name: a word right after the marker that begins
+    /// with a lowercase letter (or names JSON), with nothing glued to it, other than the
+    /// open block's own (```` ```python title="x" ````, ```` ```javascript ````; not
+    /// ```` ```Output ````, ```` ``` Done ````, ```` ```. ```` or a block closed with its
+    /// own tag).
     pub(crate) fn names_language(&self) -> bool {
-        let first = self.fence_tag.first().copied().unwrap_or_default();
-        self.tag_words > 0
-            && self.fence_tag_len > 0
-            && first.is_ascii_alphanumeric()
-            && !self.tag_glued
+        let named = self.tag_first.is_ascii_lowercase() || self.tag_is_json();
+        // The block's own tag alone (```` ```python ```` closing a Python block).
+        let own = (self.fence_tag, self.fence_tag_len) == self.code_tag
+            && self.tag_words == 1
+            && !self.tag_space;
+        self.tag_words > 0 && named && !own && !self.tag_lead_space && !self.tag_glued
     }
 
     /// The fence's tag read so far (lowercase).

@@ -3156,3 +3156,21 @@ fn a_tagged_fence_that_closes_a_block_opens_its_own() {
         ErrorKind::NoStructure,
     );
 }
+
+#[test]
+fn a_closing_fence_with_prose_after_it_opens_nothing() {
+    for input in [
+        "```python\nx = [0]\n``` This prints the list.\n\n{\"a\": 1}",
+        "```python\nx = [0]\n``` Done\n{\"a\": 1}",
+        "```python\nx = [0]\n``` python\n{\"a\": 1}",
+        "```python\nx = [0]\n```python\n\nThe answer is {\"a\": 1}",
+        "```python\nx = [0]\n```This function returns a list.\n\n{\"a\": 1}",
+        "```python\nx = [0]\n```Output\n{\"a\": 1}",
+        "```python\nx = [0]\n```2024\n{\"a\": 1}",
+        // A long language's name opens its block.
+        "```bash\nnpm i\n```javascript\nconst a = [1, 2];\n```\n\n{\"a\": 1}",
+        "```bash\nnpm i\n```typescript\nconst a: number[] = [1, 2];\n```\n\n{\"a\": 1}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+}
