@@ -137,8 +137,8 @@ pub(crate) struct Preamble {
     pub(crate) tag_glued: bool,
     /// The tag's first byte as written (a language's name begins in lowercase).
     pub(crate) tag_first: u8,
-    /// The open code block's tag (lowercase, at most 8 bytes).
-    pub(crate) code_tag: ([u8; 8], u8),
+    /// The open code block's tag (lowercase, at most 16 bytes).
+    pub(crate) code_tag: ([u8; 16], u8),
     /// A JSON fence is open and no root has completed in it: the next untagged fence
     /// closes it (it may hold one scalar, a false start, or nothing).
     pub(crate) json_open: bool,
@@ -165,8 +165,8 @@ pub(crate) struct Preamble {
     /// line: it was read as prose, and the next run of backticks on the line closes it
     /// rather than opening one.
     pub(crate) span_open: Option<u64>,
-    /// The fence's language tag, lowercased (at most 8 bytes; longer tags are not JSON).
-    pub(crate) fence_tag: [u8; 8],
+    /// The fence's language tag, lowercased (at most 16 bytes; longer ones are marked `~`).
+    pub(crate) fence_tag: [u8; 16],
     pub(crate) fence_tag_len: u8,
     /// Prose resumes here after a dropped false start whose failing byte continued a
     /// character split across chunks: the prose began this many bytes earlier, in the
@@ -193,16 +193,17 @@ impl Preamble {
     }
 
     /// The fence's tag is a language's name: a word right after the marker that begins
-    /// with a lowercase letter (or names JSON), with nothing glued to it, other than the
+    /// with a lowercase letter (or names JSON, or a language in capitals: `Python`,
+    /// `JavaScript`, `SQL`), with nothing glued to it, other than the
     /// open block's own (```` ```python title="x" ````, ```` ```javascript ````; not
     /// ```` ```Output ````, ```` ``` Done ````, ```` ```. ```` or a block closed with its
     /// own tag).
     pub(crate) fn names_language(&self) -> bool {
-        let named = self.tag_first.is_ascii_lowercase() || self.tag_is_json();
+        let named = self.tag_first.is_ascii_lowercase()
+            || self.tag_is_json()
+            || super::tables::is_language(self.tag());
         // The block's own tag alone (```` ```python ```` closing a Python block).
-        let own = (self.fence_tag, self.fence_tag_len) == self.code_tag
-            && self.tag_words == 1
-            && !self.tag_space;
+        let own = (self.fence_tag, self.fence_tag_len) == self.code_tag && self.tag_words == 1;
         self.tag_words > 0 && named && !own && !self.tag_lead_space && !self.tag_glued
     }
 

@@ -58,6 +58,40 @@ pub(crate) fn is_json_tag(tag: &[u8]) -> bool {
     )
 }
 
+/// A language's name (lowercase) that models write in capitals as a fence's tag
+/// (```` ```Python ````, ```` ```SQL ````): `Output` or `Done` there are prose.
+pub(crate) fn is_language(tag: &[u8]) -> bool {
+    matches!(
+        tag,
+        b"python"
+            | b"javascript"
+            | b"typescript"
+            | b"java"
+            | b"sql"
+            | b"bash"
+            | b"shell"
+            | b"html"
+            | b"css"
+            | b"rust"
+            | b"go"
+            | b"ruby"
+            | b"php"
+            | b"c"
+            | b"cpp"
+            | b"csharp"
+            | b"kotlin"
+            | b"swift"
+            | b"yaml"
+            | b"xml"
+            | b"toml"
+            | b"r"
+            | b"scala"
+            | b"powershell"
+            | b"dockerfile"
+            | b"markdown"
+    )
+}
+
 /// Length of the UTF-8 character whose first byte is `lead` (valid leads only).
 #[inline]
 pub(crate) fn utf8_width(lead: u8) -> u8 {

@@ -3174,3 +3174,20 @@ fn a_closing_fence_with_prose_after_it_opens_nothing() {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
 }
+
+#[test]
+fn a_fifteenth_review_of_closing_fences() {
+    for input in [
+        // The block's own tag with spaces after it closes it.
+        "```python\nx = [0]\n```python \n{\"a\": 1}",
+        "```python\nx = [0]\n```python\t\n{\"a\": 1}",
+        "```python\r\nx = [0]\r\n```python \r\n{\"a\": 1}",
+        // A language's name in capitals opens its block after one left open.
+        "```bash\nls\n```Python\nx = [1, 2]\n```\n\n{\"a\": 1}",
+        "```bash\npsql\n```SQL\nSELECT ARRAY[1, 2];\n```\n\n{\"a\": 1}",
+        "```bash\nnpm i\n```JavaScript\nconst a = [1, 2];\n```\n\n{\"a\": 1}",
+        "```markdown\n```Python\nx = [0]\n```\n```\n\n{\"a\": 1}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+}
