@@ -199,11 +199,13 @@ impl Preamble {
     /// ```` ```Output ````, ```` ``` Done ````, ```` ```. ```` or a block closed with its
     /// own tag).
     pub(crate) fn names_language(&self) -> bool {
+        // A name in capitals only alone on its line (```` ```Go ahead… ```` is prose).
         let named = self.tag_first.is_ascii_lowercase()
             || self.tag_is_json()
-            || super::tables::is_language(self.tag());
+            || (self.tag_words == 1 && super::tables::is_language(self.tag()));
         // The block's own tag alone (```` ```python ```` closing a Python block).
-        let own = (self.fence_tag, self.fence_tag_len) == self.code_tag && self.tag_words == 1;
+        let (code_tag, code_len) = &self.code_tag;
+        let own = self.tag_words == 1 && code_tag.get(..usize::from(*code_len)) == Some(self.tag());
         self.tag_words > 0 && named && !own && !self.tag_lead_space && !self.tag_glued
     }
 

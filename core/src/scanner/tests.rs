@@ -3191,3 +3191,19 @@ fn a_fifteenth_review_of_closing_fences() {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
 }
+
+#[test]
+fn a_sixteenth_review_of_closing_fences() {
+    for input in [
+        // Prose glued to a closing fence that begins with a language's name in capitals.
+        "```bash\nls\n```Go ahead and run it.\nThen: {\"a\": 1}",
+        "```bash\nls\n```Swift and simple.\n{\"a\": 1}",
+        "```bash\nls\n```R squared is 0.9\n{\"a\": 1}",
+        // The block's own tag after a longer one read inside a line of its code.
+        "```sh\necho \"```json\"\n```sh\n{\"a\": 1}",
+        "```python\ns = \"```javascript\"\n```python\n{\"a\": 1}",
+        "```python\ns = \"```javascript\"\n```python \n{\"a\": 1}",
+    ] {
+        at_every_split(&lenient(), input, r#"{"a":1}"#);
+    }
+}
