@@ -142,11 +142,11 @@ pub(crate) struct Preamble {
     /// A JSON fence is open and no root has completed in it: the next untagged fence
     /// closes it (it may hold one scalar, a false start, or nothing).
     pub(crate) json_open: bool,
-    /// The open code block's fence (its byte and length): only a fence of that byte, at
-    /// least as long, closes it (```` ```` ```` around a ```` ```json ```` example).
+    /// The open code block's fence (its byte and length): which fences close it or open
+    /// an example in it (see [`Preamble::code_fence_line`]).
     pub(crate) code_fence: (u8, u8),
-    /// The open code block is Markdown (```` ```markdown ````, ```` ```md ````): fences in it
-    /// are examples it shows.
+    /// The open code block is Markdown (```` ```markdown ````, ```` ```md ````): a shorter
+    /// untagged fence in it opens an example it shows.
     pub(crate) code_markdown: bool,
     /// Examples with fences of their own open inside the code block.
     pub(crate) code_nested: u8,
