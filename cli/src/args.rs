@@ -40,8 +40,10 @@ that chunk's line comes again, with what the end settled and the snapshot it lef
   --max-bytes N     byte cap over everything fed (default 67108864)
   --max-depth N     nesting cap, the root container being depth 1 (default 127, the
                     nesting serde_json accepts)
-  --emit MODE       full (default): snapshot and settled values per chunk;
-                    settled: settled values only; final: only the done line
+  --emit MODE       full (default): snapshot and settled values per chunk (each line
+                    holds the whole snapshot: a long reply in many small chunks, as
+                    --split 1 or an --sse stream's deltas, prints its length times
+                    their count); settled: settled values only; final: only the done line
   --sse PROVIDER    the input is a provider's server-sent events (a recorded curl
                     output): replay the text it carries, one chunk per delta, either
                     the assistant's text or the first tool call's arguments. Text in

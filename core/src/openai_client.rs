@@ -31,7 +31,7 @@
 //!
 //! A tool call's arguments stream the same way, [`ChatUpdates::tool_call`]; several calls
 //! in one response go to [`ToolStreams`](crate::provider::ToolStreams) through
-//! [`deltas`]. The `examples/web` package of the repository runs both against a local
+//! [`ChunkDeltas`]. The `examples/web` package of the repository runs both against a local
 //! server that replays recorded OpenAI streams (`cargo run -p settled-web-examples
 //! --example async_openai`).
 
@@ -44,58 +44,71 @@ use std::collections::VecDeque;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-/// What one async-openai chunk carries, as settled's provider [`Delta`]s (the first
-/// choice, as [`Decoder`](crate::provider::Decoder) reads OpenAI's wire format): the
-/// message's text, tool calls beginning and their arguments, the finish reason.
+/// Reads async-openai chunks as settled's provider [`Delta`]s, the first choice's, as
+/// [`Decoder`](crate::provider::Decoder) reads OpenAI's wire format: the message's text,
+/// tool calls beginning and their arguments, the finish reason. It keeps what the chunks
+/// before said about the tool calls, so that each call's chunks reach its own
+/// [`Channel::Tool`]: some OpenAI-compatible servers give every call index 0 and tell
+/// them apart only by their ids. At a natural finish (`stop`, `tool_calls`), a call whose
+/// arguments never came has `{}` (a tool without parameters).
 ///
 /// ```
 /// use async_openai::types::chat::CreateChatCompletionStreamResponse;
+/// use settled::openai_client::ChunkDeltas;
 /// use settled::provider::{Channel, Delta, FinishReason};
 ///
 /// let chunk: CreateChatCompletionStreamResponse = serde_json::from_str(r#"{
 ///     "id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
 ///     "choices": [{"index": 0, "delta": {"content": "{\"a\": 1"}, "finish_reason": "length"}]
 /// }"#)?;
-/// assert_eq!(settled::openai_client::deltas(&chunk), [
+/// let mut deltas = ChunkDeltas::new();
+/// assert_eq!(deltas.read(&chunk), [
 ///     Delta::Text { channel: Channel::Text, text: "{\"a\": 1".into() },
 ///     Delta::Finish(FinishReason::Length),
 /// ]);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-pub fn deltas(chunk: &CreateChatCompletionStreamResponse) -> Vec<Delta> {
-    let mut deltas = Vec::new();
-    for choice in chunk.choices.iter().filter(|c| c.index == 0) {
-        let delta = &choice.delta;
-        if let Some(text) = delta.content.as_ref().filter(|t| !t.is_empty()) {
-            deltas.push(Delta::Text {
-                channel: Channel::Text,
-                text: text.clone(),
-            });
-        }
-        for call in delta.tool_calls.iter().flatten() {
-            let index = usize::try_from(call.index).unwrap_or(usize::MAX);
-            let function = call.function.as_ref();
-            let name = function
-                .and_then(|f| f.name.clone())
-                .filter(|n| !n.is_empty());
-            let id = call.id.clone().filter(|id| !id.is_empty());
-            if id.is_some() || name.is_some() {
-                deltas.push(Delta::ToolStart { index, id, name });
-            }
-            if let Some(arguments) = function.and_then(|f| f.arguments.as_ref()) {
-                if !arguments.is_empty() {
-                    deltas.push(Delta::Text {
-                        channel: Channel::Tool(index),
-                        text: arguments.clone(),
-                    });
-                }
-            }
-        }
-        if let Some(reason) = &choice.finish_reason {
-            deltas.push(Delta::Finish(finish_reason(reason)));
-        }
+#[derive(Debug, Default)]
+pub struct ChunkDeltas {
+    calls: crate::provider::calls::Calls,
+}
+
+impl ChunkDeltas {
+    /// Ready for a response's first chunk.
+    pub fn new() -> Self {
+        Self::default()
     }
-    deltas
+
+    /// What `chunk` carries, in order. (The deprecated `function_call` delta is not read.)
+    pub fn read(&mut self, chunk: &CreateChatCompletionStreamResponse) -> Vec<Delta> {
+        let mut deltas = Vec::new();
+        let some = |text: Option<&String>| text.filter(|t| !t.is_empty()).cloned();
+        for choice in chunk.choices.iter().filter(|c| c.index == 0) {
+            let delta = &choice.delta;
+            if let Some(text) = some(delta.content.as_ref()) {
+                deltas.push(Delta::Text {
+                    channel: Channel::Text,
+                    text,
+                });
+            }
+            for call in delta.tool_calls.iter().flatten() {
+                let function = call.function.as_ref();
+                self.calls.openai_call(
+                    Some(usize::try_from(call.index).unwrap_or(usize::MAX)),
+                    some(call.id.as_ref()),
+                    some(function.and_then(|f| f.name.as_ref())),
+                    some(function.and_then(|f| f.arguments.as_ref())),
+                    &mut deltas,
+                );
+            }
+            if let Some(reason) = &choice.finish_reason {
+                let reason = finish_reason(reason);
+                self.calls.end_all(&reason, &mut deltas);
+                deltas.push(Delta::Finish(reason));
+            }
+        }
+        deltas
+    }
 }
 
 /// async-openai's finish reason as settled's: `length` is a truncation.
@@ -130,6 +143,8 @@ pub struct ChatUpdates<T: StreamingModel, S> {
     drafts: bool,
     /// The model's refusal, if it sent one (`delta.refusal`).
     refusal: crate::provider::calls::Refusal,
+    /// Which call each tool call chunk belongs to.
+    deltas: ChunkDeltas,
     /// The tool call read began, and text of the channel came.
     started: bool,
     fed: bool,
@@ -163,6 +178,7 @@ impl<T: StreamingModel, S> ChatUpdates<T, S> {
             interrupted: false,
             drafts: false,
             refusal: crate::provider::calls::Refusal::default(),
+            deltas: ChunkDeltas::new(),
             started: false,
             fed: false,
         }
@@ -222,7 +238,7 @@ where
                             this.refusal.push(refusal);
                         }
                     }
-                    for delta in deltas(&chunk) {
+                    for delta in this.deltas.read(&chunk) {
                         match delta {
                             Delta::ToolStart { index, .. }
                                 if Channel::Tool(index) == this.channel =>
@@ -393,10 +409,11 @@ mod tests {
                 other => panic!("{finish}: {other:?}"),
             }
         }
-        // The same call read with `deltas` into `ToolStreams`.
+        // The same call read with `ChunkDeltas` into `ToolStreams`.
         let mut tools = crate::provider::ToolStreams::<serde_json::Value>::new();
+        let mut deltas = ChunkDeltas::new();
         for chunk in [chunk(call, None), chunk("{}", Some("tool_calls"))] {
-            for delta in deltas(&chunk) {
+            for delta in deltas.read(&chunk) {
                 tools.feed(&delta).unwrap();
             }
         }
@@ -425,7 +442,7 @@ mod tests {
         ));
         assert!(matches!(all.last(), Some(Ok(Update::Done(v))) if v["n"] == 2));
         assert_eq!(
-            deltas(&chunks[0])[0],
+            ChunkDeltas::new().read(&chunks[0])[0],
             Delta::Text {
                 channel: Channel::Tool(0),
                 text: "{\"n\": ".into()
@@ -443,5 +460,57 @@ mod tests {
         assert!(matches!(last, Some(Err(UpdateError::Source("reset")))));
         let draft = updates.draft().expect("the draft outlives a failed source");
         assert_eq!(draft.to_string(), r#"{"n":[1]}"#);
+    }
+
+    /// Calls that a server gives the same index, told apart by their ids, each reach their
+    /// own channel, as the wire decoder reads them (review: the second call's arguments
+    /// were appended to the first's).
+    #[test]
+    fn calls_at_one_index_with_two_ids_are_two_calls() {
+        let call = |id: Option<&str>, args: &str| {
+            let mut entry = serde_json::json!({"index": 0, "function": {"arguments": args}});
+            if let Some(id) = id {
+                entry["id"] = id.into();
+                entry["type"] = "function".into();
+                entry["function"]["name"] = "weather".into();
+            }
+            chunk(
+                &serde_json::json!({"tool_calls": [entry]}).to_string(),
+                None,
+            )
+        };
+        let chunks = [
+            call(Some("call_a"), "{\"city\": "),
+            call(None, "\"Paris\"}"),
+            call(Some("call_b"), "{\"city\": \"Oslo\"}"),
+            chunk("{}", Some("tool_calls")),
+        ];
+        let mut tools = crate::provider::ToolStreams::<serde_json::Value>::new();
+        let mut deltas = ChunkDeltas::new();
+        for chunk in &chunks {
+            for delta in deltas.read(chunk) {
+                tools.feed(&delta).unwrap();
+            }
+        }
+        let results = tools.finish(Some(&FinishReason::ToolCalls));
+        let values: Vec<_> = results.iter().map(|(_, r)| r.as_ref().ok()).collect();
+        assert_eq!(
+            values,
+            [
+                Some(&serde_json::json!({"city": "Paris"})),
+                Some(&serde_json::json!({"city": "Oslo"}))
+            ]
+        );
+        // `tool_call(1)` reads the second call alone.
+        let source = Iter(chunks.into_iter().map(Ok::<_, ()>));
+        let all = drain(ChatUpdates::tool_call(
+            TypedStream::<serde_json::Value>::new(),
+            1,
+            source,
+        ));
+        assert!(
+            matches!(all.last(), Some(Ok(Update::Done(v))) if v["city"] == "Oslo"),
+            "{all:?}"
+        );
     }
 }

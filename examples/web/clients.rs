@@ -73,7 +73,7 @@ pub async fn review_call_with_async_openai(
         .build()?;
     let chunks = client.chat().create_stream(request).await?;
 
-    // Tool call 0's arguments; several calls: `settled::openai_client::deltas` into
+    // Tool call 0's arguments; several calls: `settled::openai_client::ChunkDeltas` into
     // `settled::provider::ToolStreams`.
     let mut updates = ChatUpdates::tool_call(Review::stream(), 0, chunks).with_drafts();
     while let Some(update) = updates.next().await {

@@ -634,6 +634,76 @@ fn utf16_halves_outside_the_text_are_not_leaked() {
     assert_eq!(text_of(&deltas, Channel::Tool(0)), "{\"q\":\"a\u{FFFD}\"}");
 }
 
+/// A body that ends (a dropped connection, no finish reason) still joins or replaces the
+/// halves it holds: a tool's input sent whole with a lone half, a text whose last delta
+/// ended with a first half (review: the decoder's markers reached the value, and the
+/// half was lost).
+#[test]
+fn utf16_halves_at_the_end_of_a_body_are_not_leaked() {
+    let whole = concat!(
+        "event: content_block_start\n",
+        r#"data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{"a":"x\ud83d"}}}"#,
+        "\n\n",
+    );
+    for chunk in [1, 7, whole.len()] {
+        let deltas = decode(Provider::Anthropic, whole.as_bytes(), chunk);
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), "{\"a\":\"x\u{FFFD}\"}");
+    }
+    let cut = concat!(
+        r#"data: {"choices":[{"index":0,"delta":{"content":"{\"a\": \"x\ud83d"}}]}"#,
+        "\n\n",
+    );
+    let deltas = decode(Provider::OpenAiChat, cut.as_bytes(), 5);
+    assert_eq!(text_of(&deltas, Channel::Text), "{\"a\": \"x\u{FFFD}");
+    let cut_call = concat!(
+        r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":3,"id":"c","function":{"name":"f","arguments":"[\"\ud83d"}}]}}]}"#,
+        "\n\n",
+    );
+    let deltas = decode(Provider::OpenAiChat, cut_call.as_bytes(), 5);
+    assert_eq!(text_of(&deltas, Channel::Tool(3)), "[\"\u{FFFD}");
+}
+
+/// A tool call at the largest index there is, then another call at it with a new id: a
+/// call of its own, numbered below (review: the next number overflowed, a panic in a
+/// debug build and, wrapped to 0, another call's text spliced into call 0's).
+#[test]
+fn a_call_at_the_largest_index_does_not_overflow() {
+    let call = |index: &str, id: Option<&str>, arguments: &str| {
+        let id = id.map_or(String::new(), |id| format!(r#""id":"{id}","#));
+        let arguments = serde_json::to_string(arguments).unwrap();
+        format!(
+            r#"data: {{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":{index},{id}"function":{{"name":"f","arguments":{arguments}}}}}]}}}}]}}"#
+        ) + "\n\n"
+    };
+    let max = u64::MAX.to_string();
+    let body = [
+        call("0", Some("a"), "{\"x\": 1"),
+        call(&max, Some("b"), "{\"y\": 2}"),
+        call(&max, Some("c"), "{\"z\": 3}"),
+        call("0", None, "}"),
+        r#"data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#.to_owned()
+            + "\n\n",
+    ]
+    .concat();
+    for chunk in [1, 9, body.len()] {
+        let deltas = decode(Provider::OpenAiChat, body.as_bytes(), chunk);
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), "{\"x\": 1}");
+        let max = usize::MAX;
+        assert_eq!(text_of(&deltas, Channel::Tool(max)), "{\"y\": 2}");
+        let others: Vec<String> = deltas
+            .iter()
+            .filter_map(|d| match d {
+                Delta::Text {
+                    channel: Channel::Tool(n),
+                    text,
+                } if *n != 0 && *n != max => Some(text.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(others.concat(), "{\"z\": 3}");
+    }
+}
+
 /// Some OpenAI-compatible servers send each tool call whole, with its id and no index: a
 /// new id is the next call (their arguments were run together as one document), and a
 /// call's later chunks without an id continue it.

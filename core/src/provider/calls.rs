@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Tool calls by the index the provider gives them (a content block, an output item, a
 /// `tool_calls` entry).
 #[derive(Debug, Default)]
-pub(super) struct Calls {
+pub(crate) struct Calls {
     /// Began as a tool call of the caller's (not a provider's own server tool).
     started: BTreeSet<usize>,
     /// Has had argument text.
@@ -89,10 +89,40 @@ impl Calls {
         n
     }
 
-    /// A call number none has had, past every one handed out.
+    /// One entry of an OpenAI chunk's `tool_calls` (its `index`, `id`, function name and
+    /// arguments, each `None` when absent or empty): its call begins when it brings an id
+    /// or a name, and its arguments extend it.
+    pub(crate) fn openai_call(
+        &mut self,
+        given: Option<usize>,
+        id: Option<String>,
+        name: Option<String>,
+        arguments: Option<String>,
+        deltas: &mut Vec<Delta>,
+    ) {
+        let n = self.call_of(given, id.as_deref(), name.as_deref());
+        if id.is_some() || name.is_some() {
+            self.start(n, &serde_json::Value::Null, || None);
+            deltas.push(Delta::ToolStart { index: n, id, name });
+        }
+        if let Some(arguments) = arguments {
+            self.arguments(n, arguments, deltas);
+        }
+    }
+
+    /// A call number none has had: past every one handed out, or (when a provider gave
+    /// the largest index there is) the lowest free one.
     fn next(&self) -> usize {
-        let past = self.numbers.keys().next_back().map_or(0, |m| m + 1);
-        past.max(self.started.last().map_or(0, |m| m + 1))
+        let past = |last: Option<&usize>| last.map_or(Some(0), |m| m.checked_add(1));
+        match (
+            past(self.numbers.keys().next_back()),
+            past(self.started.last()),
+        ) {
+            (Some(a), Some(b)) => a.max(b),
+            _ => (0..usize::MAX)
+                .find(|n| !self.numbers.contains_key(n) && !self.started.contains(n))
+                .unwrap_or(0),
+        }
     }
 
     /// Call `index` began, with `whole` arguments if its start carried any (an object
@@ -160,7 +190,7 @@ impl Calls {
     /// is complete; a cut, a filter or a refusal leaves the calls without arguments as
     /// they are (a truncation, not a call without parameters), but for those whose start
     /// carried their arguments whole (nothing of them was left to cut).
-    pub(super) fn end_all(&mut self, reason: &FinishReason, deltas: &mut Vec<Delta>) {
+    pub(crate) fn end_all(&mut self, reason: &FinishReason, deltas: &mut Vec<Delta>) {
         if !matches!(reason, FinishReason::Stop | FinishReason::ToolCalls) {
             return self.end_whole(deltas);
         }

@@ -361,6 +361,12 @@ impl Decoder {
         }
         let mut deltas = Vec::new();
         self.calls.end_whole(&mut deltas);
+        self.join_halves(&mut deltas, 0);
+        // A first half still waiting for its second when the body ends has none.
+        deltas.extend(self.joiner.unpaired().map(|channel| Delta::Text {
+            channel,
+            text: char::REPLACEMENT_CHARACTER.to_string(),
+        }));
         Ok(deltas)
     }
 
@@ -503,18 +509,13 @@ fn openai_chat(
             .map(Vec::as_slice)
             .unwrap_or_default()
         {
-            let id = text(&call["id"]);
-            let name = text(&call["function"]["name"]);
-            let given = call.get("index").filter(|n| !n.is_null()).map(index);
-            let arguments = text(&call["function"]["arguments"]);
-            let n = calls.call_of(given, id.as_deref(), name.as_deref());
-            if id.is_some() || name.is_some() {
-                calls.start(n, &Value::Null, || None);
-                deltas.push(Delta::ToolStart { index: n, id, name });
-            }
-            if let Some(arguments) = arguments {
-                calls.arguments(n, arguments, deltas);
-            }
+            calls.openai_call(
+                call.get("index").filter(|n| !n.is_null()).map(index),
+                text(&call["id"]),
+                text(&call["function"]["name"]),
+                text(&call["function"]["arguments"]),
+                deltas,
+            );
         }
         // The deprecated `functions` parameter: one call, without an index or an id.
         let legacy = &delta["function_call"];

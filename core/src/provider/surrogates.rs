@@ -139,6 +139,22 @@ impl Joiner {
     }
 }
 
+impl Joiner {
+    /// The channels whose last delta ended with a first half that no delta completed
+    /// (the text ended): each is owed a U+FFFD. Takes them.
+    pub(crate) fn unpaired(&mut self) -> impl Iterator<Item = Channel> + use<> {
+        let mut channels: Vec<Channel> = std::mem::take(&mut self.carried)
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
+        channels.sort_by_key(|c| match c {
+            Channel::Text => (0, 0),
+            Channel::Tool(i) => (1, *i),
+        });
+        channels.into_iter()
+    }
+}
+
 /// `text` read from one event outside the text channels (a refusal, a provider's error
 /// message), its halves joined where they are whole pairs and U+FFFD where not.
 pub(crate) fn scrub(text: String) -> String {

@@ -135,8 +135,9 @@ async fn async_openai_streams_a_tool_calls_arguments() {
         .unwrap();
     let mut chunks = client(&replay).chat().create_stream(request).await.unwrap();
     let (mut tools, mut finish, mut verdicts) = (ToolStreams::<Review>::new(), None, Vec::new());
+    let mut deltas = openai_client::ChunkDeltas::new();
     while let Some(chunk) = chunks.next().await {
-        for delta in openai_client::deltas(&chunk.unwrap()) {
+        for delta in deltas.read(&chunk.unwrap()) {
             if let Delta::Finish(reason) = &delta {
                 finish = Some(reason.clone());
             }
