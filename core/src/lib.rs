@@ -236,7 +236,9 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 /// `#[settled(...)]` attributes:
 ///
 /// - on a named field: `atomic` (stream the value whole, shown once settled: any type
-///   serde reads), `recursive` (the field leads back to this model through a collection:
+///   serde reads; its draft, a [`Complete`], derefs to the value serde
+///   read and serializes as the JSON it was read from, which differs where serde
+///   converts, as `try_from` does), `recursive` (the field leads back to this model through a collection:
 ///   its events are boxed, see `XField` above), `description = "…"` (the schema's,
 ///   instead of the doc comment), and the constraints `min_items`, `max_items`,
 ///   `min_length`, `max_length`, `minimum`, `maximum` (in the schema, narrowing the

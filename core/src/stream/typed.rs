@@ -284,7 +284,10 @@ impl<T: StreamingModel> TypedStream<T> {
 
     /// Every required field (serde's notion: no default, and not an `Option`) has
     /// settled: the caller may stop reading (cancel the request) and call
-    /// [`TypedStream::finish_early`].
+    /// [`TypedStream::finish_early`]. A model with no required field is satisfied as soon
+    /// as its object begins, and `finish_early` leaves out a field still being written:
+    /// to wait for optional fields, watch their events or
+    /// [`FieldState`](crate::FieldState)s instead.
     pub fn is_satisfied(&self) -> bool {
         if self.failed.is_some() || self.scanner.error().is_some() {
             return false;
