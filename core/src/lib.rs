@@ -173,7 +173,9 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 ///   `Default`, `Clone`, `PartialEq`, `Serialize` (with serde's keys, absent fields left
 ///   out) and `Debug`, which shows its name and that JSON (`ReviewDraft {"score":9}`).
 /// - `XField`: one variant per field with its strict value, `FItem(index, value)` per
-///   element of a vector field, `InF(…)` for values settling inside a nested model
+///   element of a vector field (its type written `Vec<…>`, maybe inside `Option` or
+///   `Box`; behind a type alias, `type Tags = Vec<String>`, the field streams and
+///   settles whole without `FItem`: a derive sees only the name written), `InF(…)` for values settling inside a nested model
 ///   (boxed, `InF(Box<…>)`, when the field's type names `X` or goes through a `Box`: the
 ///   way models refer to themselves and to each other, `struct Expr { op:
 ///   Option<Box<BinOp>> }` with `struct BinOp { lhs: Box<Expr> }`). Two models that refer
