@@ -129,11 +129,12 @@ impl<'a> Cx<'a> {
         variant: &Ident,
         seq: bool,
     ) -> Self {
-        let prefix = format!("{outer}{variant}");
+        // `format_ident!` drops the `r#` of a raw identifier (`r#Match` names `OpMatchDraft`);
+        // the title keeps it, as serde's messages do ("struct variant Op::r#Match").
         Cx {
-            draft: format_ident!("{}Draft", prefix),
-            field_enum: format_ident!("{}Field", prefix),
-            field_name: format_ident!("{}FieldName", prefix),
+            draft: format_ident!("{}{}Draft", outer, variant),
+            field_enum: format_ident!("{}{}Field", outer, variant),
+            field_name: format_ident!("{}{}FieldName", outer, variant),
             title: format!("{outer}::{variant}"),
             outer: Some(outer.clone()),
             seq,

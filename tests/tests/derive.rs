@@ -140,3 +140,42 @@ fn fields_named_as_the_json_names_them_stream() {
         Event::Logout { atMs: 5, .. }
     ));
 }
+
+/// Raw identifiers (`r#Match`) name variants as serde names them: without the `r#`.
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+enum RawOp {
+    r#Match { r#in: u8 },
+    r#Type(u8),
+    r#Unit,
+}
+
+#[test]
+fn raw_identifier_variants_stream_and_are_named_without_r_hash() {
+    for (text, want) in [
+        (r#"{"Match": {"in": 1}}"#, RawOp::r#Match { r#in: 1 }),
+        (r#"{"Type": 2}"#, RawOp::r#Type(2)),
+        (r#""Unit""#, RawOp::r#Unit),
+    ] {
+        let mut stream = RawOp::stream();
+        for byte in text.as_bytes() {
+            stream.feed(std::slice::from_ref(byte)).unwrap();
+        }
+        assert_eq!(stream.finish().unwrap(), want, "{text}");
+    }
+    // The struct variant's draft is named from the variant's name, not its raw spelling.
+    let _: Option<RawOpMatchDraft> = None;
+    // The stream's message is serde's (which spells the variant as written, `r#Match`).
+    let text = r#"{"Match": 5}"#;
+    let serde = serde_json::from_str::<RawOp>(text).unwrap_err().to_string();
+    let mut stream = RawOp::stream();
+    let message = match stream.feed(text.as_bytes()) {
+        Err(e) => e.error().to_string(),
+        Ok(_) => stream.finish().unwrap_err().to_string(),
+    };
+    let serde = serde.split(" at line").next().unwrap();
+    assert!(message.contains(serde), "{message} / {serde}");
+    // A draft's `Debug` names the variant as `#[derive(Debug)]` does.
+    let mut stream = RawOp::stream();
+    stream.feed(br#"{"Type": 3}"#).unwrap();
+    assert_eq!(format!("{:?}", stream.current()), "Some(Type(3))");
+}

@@ -512,6 +512,113 @@ fn map_keys_are_the_keys_serde_reads() {
     agrees_with_serde::<Keyed>(&documents);
 }
 
+/// A map's keys as serde reads them, at the bounds of every integer type and for a unit
+/// enum's names (review: any integer, and any name, passed the schema; serde refused
+/// `256` for a `u8` key and a name that is no variant).
+#[test]
+fn map_keys_keep_their_types_range_and_an_enums_names() {
+    // A key type need not stream.
+    #[derive(Debug, PartialEq, Eq, Hash, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Cat {
+        Food,
+        #[serde(alias = "housing")]
+        Rent,
+        #[serde(skip_deserializing)]
+        Hidden,
+        #[serde(rename = "Fun & games")]
+        Fun,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Keys {
+        a: std::collections::BTreeMap<u8, u8>,
+        b: HashMap<i8, u8>,
+        c: HashMap<u16, u8>,
+        d: HashMap<i16, u8>,
+        e: HashMap<u32, u8>,
+        f: HashMap<i32, u8>,
+        g: HashMap<u64, u8>,
+        h: HashMap<i64, u8>,
+        i: HashMap<u128, u8>,
+        j: HashMap<i128, u8>,
+        k: HashMap<usize, u8>,
+        l: HashMap<Cat, u8>,
+    }
+    let schema = validator(&plain::<Keys>());
+    let fields = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
+    let check = |field: &str, key: &str| {
+        let mut doc = json!({});
+        for f in fields {
+            doc[f] = json!({});
+        }
+        doc[field] = json!({ key: 1 });
+        let serde = serde_json::from_str::<Keys>(&doc.to_string()).is_ok();
+        assert_eq!(schema.is_valid(&doc), serde, "{doc}");
+        serde
+    };
+    // Every key from -1100 to 1100 for the small types.
+    for n in -1100i64..=1100 {
+        let key = n.to_string();
+        for field in ["a", "b", "c", "d"] {
+            check(field, &key);
+        }
+    }
+    // Around every bound of every type, and past `u128`'s.
+    let mut keys = vec![
+        "0".to_owned(),
+        "-0".to_owned(),
+        "01".to_owned(),
+        "1e2".to_owned(),
+        "340282366920938463463374607431768211456".to_owned(),
+        "-170141183460469231731687303715884105729".to_owned(),
+        "99999999999999999999999999999999999999999".to_owned(),
+    ];
+    for bound in [
+        u8::MAX.into(),
+        u16::MAX.into(),
+        u32::MAX.into(),
+        u64::MAX.into(),
+        u128::MAX,
+        i8::MAX as u128,
+        i16::MAX as u128,
+        i32::MAX as u128,
+        i64::MAX as u128,
+        i128::MAX as u128,
+    ] {
+        for n in [bound.saturating_sub(1), bound, bound.saturating_add(1)] {
+            keys.push(n.to_string());
+            keys.push(format!("-{n}"));
+        }
+        // A number as long as the bound, with each digit raised where it can be.
+        let digits = bound.to_string();
+        for at in 0..digits.len() {
+            let mut raised = digits.clone().into_bytes();
+            if raised[at] < b'9' {
+                raised[at] += 1;
+                keys.push(String::from_utf8(raised).unwrap());
+            }
+        }
+    }
+    for key in &keys {
+        for field in fields {
+            check(field, key);
+        }
+    }
+    // A unit enum's names, renamed and aliased; a skipped variant's is no key.
+    for (key, read) in [
+        ("food", true),
+        ("rent", true),
+        ("housing", true),
+        ("Fun & games", true),
+        ("hidden", false),
+        ("Food", false),
+        ("fuel", false),
+        ("", false),
+    ] {
+        assert_eq!(check("l", key), read, "{key}");
+    }
+}
+
 /// An internally tagged enum that holds itself through a newtype variant (whose content's
 /// members sit beside the tag, so its schema is written in place): the schema is finite,
 /// referring to a definition where it recurs (review: schema generation overflowed the

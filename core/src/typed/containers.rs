@@ -491,38 +491,8 @@ fn check_key<K: DeserializeOwned + std::fmt::Debug + 'static>(
     Ok(Some(format!("{read:?}")))
 }
 
-/// The keys a `K` is read from, as a schema for `propertyNames`, found by asking serde
-/// (a key type need not stream): integers (signed when `-1` reads), booleans, one
-/// character. `None` for strings and for what these do not cover (a unit enum's names).
-fn key_names<K: DeserializeOwned + 'static>() -> Option<Schema> {
-    let reads = |key: &str| serde_json::from_str::<FirstKey<K>>(&format!("{{{key:?}:0}}")).is_ok();
-    let pattern = |p: &str| Schema::object([("type", "string"), ("pattern", p)]);
-    if TypeId::of::<K>() == TypeId::of::<String>() || reads("two words") {
-        return None;
-    }
-    if reads("0") && !reads("x") && !reads("0.5") {
-        return Some(if reads("-1") {
-            pattern("^(0|-?[1-9][0-9]*)$")
-        } else {
-            pattern("^(0|[1-9][0-9]*)$")
-        });
-    }
-    if reads("true") && reads("false") && !reads("x") {
-        let names = vec![Schema::from("true"), Schema::from("false")];
-        return Some(Schema::object([("enum", names)]));
-    }
-    if reads("x") && reads("é") && !reads("xy") {
-        return Some(Schema::object([
-            ("type", Schema::from("string")),
-            ("minLength", 1u8.into()),
-            ("maxLength", 1u8.into()),
-        ]));
-    }
-    None
-}
-
 /// The key of a one-entry JSON object, read as serde reads map keys.
-struct FirstKey<K>(K);
+pub(super) struct FirstKey<K>(K);
 
 impl<'de, K: Deserialize<'de>> Deserialize<'de> for FirstKey<K> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -574,7 +544,7 @@ macro_rules! keyed_map {
                     ("type", Schema::from("object")),
                     ("additionalProperties", T::schema(generator)),
                 ]);
-                if let (Some(names), Schema::Object(map)) = (key_names::<K>(), &mut schema) {
+                if let (Some(names), Schema::Object(map)) = (super::map_keys::key_names::<K>(), &mut schema) {
                     map.insert("propertyNames", names);
                 }
                 schema

@@ -10,6 +10,7 @@ mod checks;
 mod constraints;
 mod containers;
 mod leaves;
+mod map_keys;
 mod missing;
 mod normalize;
 mod object;

@@ -9,6 +9,7 @@ use crate::attr::{doc_text, docs};
 use crate::shape;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use syn::ext::IdentExt;
 use syn::{DeriveInput, Ident};
 
 /// A variant's content: the type it streams as, and how the enum's value is built from
@@ -638,7 +639,8 @@ fn draft_impls(
     let mut eq = Vec::new();
     for (v, _) in contents {
         let vident = &v.original.ident;
-        let name = vident.to_string();
+        // As `#[derive(Debug)]` names a raw identifier: without its `r#`.
+        let name = vident.unraw().to_string();
         if v.style == VariantStyle::Unit {
             clone.push(quote! { #path::#vident => #path::#vident, });
             debug.push(quote! { #path::#vident => __f.write_str(#name), });
