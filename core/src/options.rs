@@ -10,10 +10,11 @@
 #[non_exhaustive]
 pub struct Options {
     /// RFC 8259 only: one value with whitespace around it. Default `false` (lenient: prose,
-    /// fences, reasoning blocks (`<think>`, `<thinking>`, `<reasoning>` where the text
-    /// begins, gpt-oss's `<|channel|>analysis<|message|>…<|end|>`, Seed-OSS's
-    /// `<seed:think>`, and Magistral's `[THINK]…[/THINK]` where the reply begins),
-    /// comments and trailing commas are tolerated).
+    /// fences, reasoning blocks (`<think>` and `<thinking>` where the text or, after
+    /// prose, their line begins; `<reasoning>`, Seed-OSS's `<seed:think>` and Magistral's
+    /// `[THINK]…[/THINK]` where the reply begins; gpt-oss's
+    /// `<|channel|>analysis<|message|>…<|end|>`), comments and trailing commas are
+    /// tolerated).
     ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose; so is `[NOTE]` where the reply begins,

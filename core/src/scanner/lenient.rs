@@ -11,9 +11,11 @@ use crate::sink::Sink;
 /// DeepSeek's and Qwen's `<think>`, the `<thinking>` of prompted chains of thought, the
 /// `<reasoning>` of reasoning/answer fine-tunes, and the analysis channel of gpt-oss's
 /// harmony format served raw (`<|channel|>analysis<|message|>…<|end|>`, before
-/// `<|start|>assistant<|channel|>final<|message|>` and the answer). The third opens a block
-/// only where the reply's text begins (nothing but whitespace or another block before it):
-/// it is also a word prose names (`the answer without the <reasoning> section: {…}`).
+/// `<|start|>assistant<|channel|>final<|message|>` and the answer). The first two open a
+/// block where the reply's text begins or, after prose, where their line begins (prose
+/// names them: `wrap reasoning in <think> tags`). The third opens a block only where the
+/// reply's text begins (nothing but whitespace or another block before it): it is also a
+/// word prose names (`the answer without the <reasoning> section: {…}`).
 /// The fifth is Magistral's `[THINK]…[/THINK]`: its bracket begins a root, so it is
 /// matched only where that root fails, at the reply's start (see [`Scanner::bracket_tag`]).
 /// The last is ByteDance Seed-OSS's `<seed:think>`, also only where the reply's text
@@ -29,6 +31,9 @@ pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 6] = [
 /// The indexes in [`REASONING_TAGS`] of the tags that open a block only before any prose
 /// (`<reasoning>` is a word prose names; Seed-OSS begins its reply with its block).
 const LEADING_ONLY: [usize; 2] = [2, 5];
+/// The index in [`REASONING_TAGS`] of gpt-oss's analysis channel (no sentence names it:
+/// it opens a block anywhere).
+const HARMONY_TAG: usize = 3;
 /// The index in [`REASONING_TAGS`] of the tag that begins with a bracket.
 pub(super) const BRACKET_TAG: usize = 4;
 
@@ -170,9 +175,12 @@ impl Scanner {
                 self.comment_start(at, State::Prose)
             }
             Some(b'/') => {
-                // Prose after all (prose came before it): counted as prose is.
+                // Prose after all (prose came before it): counted as prose is, and the
+                // line's last byte, as in a run of prose (a fence after it is mid-line).
                 self.check_idle(at)?;
-                self.root_trail = false;
+                self.saw_prose();
+                self.prose_tail = b'/';
+                self.prose_last = b'/';
                 Ok(at + 1)
             }
             Some(_) if self.replaying => {
@@ -564,7 +572,14 @@ impl Scanner {
                 self.preamble.tag_pos += 1;
                 return Ok(i + 1);
             }
-            if !LEADING_ONLY.contains(&t) || !self.preamble.prose_seen {
+            // After prose, `<think>` and `<thinking>` open a block only where their line
+            // begins (as an HTML block does in Markdown): in a sentence they are named
+            // (`wrap reasoning in <think> tags`), and a block opened there would hide the
+            // rest of the reply.
+            let opens = !self.preamble.prose_seen
+                || (!LEADING_ONLY.contains(&t)
+                    && (matches!(t, HARMONY_TAG | BRACKET_TAG) || self.prose_tail == 0));
+            if opens {
                 return Ok(self.enter_think(i, pos + 1));
             }
             // A tag named in prose: prose.

@@ -406,6 +406,46 @@ fn fence_with_and_without_a_language_tag() {
     }
 }
 
+/// A `/` in prose is prose wherever a chunk begins: a fence after it is mid-line
+/// (review: whole, the fence after `Hi\n/` opened a code block that hid the answer; cut
+/// before the `/`, it did not).
+#[test]
+fn a_slash_before_a_fence_is_prose_in_any_chunking() {
+    at_every_split(&lenient(), "Hi\n/```x{\"a\":1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "Hi\n/ ```sh {\"a\": 1}", r#"{"a":1}"#);
+    at_every_split(&lenient(), "*/```9{\"a\":1}", r#"{"a":1}"#);
+    at_every_split(
+        &lenient(),
+        "see a/b:\n```json\n{\"a\":1}\n```",
+        r#"{"a":1}"#,
+    );
+    let (whole, _) = replay(&lenient(), &[b"\0\n/~~~1["]);
+    let ones: Vec<&[u8]> = b"\0\n/~~~1[".chunks(1).collect();
+    let (split, _) = replay(&lenient(), &ones);
+    let verdict =
+        |r: &Result<String, Error>| r.as_ref().map_err(|e| (e.kind(), e.offset())).cloned();
+    assert_eq!(verdict(&whole), verdict(&split));
+}
+
+/// After prose, `<think>` and `<thinking>` open a block only where their line begins: named
+/// in a sentence, they are prose (review: the block they opened hid the answer, and the
+/// reply ended `NoStructure`).
+#[test]
+fn a_think_tag_named_in_a_sentence_is_prose() {
+    for text in [
+        "Models like DeepSeek-R1 wrap reasoning in <think> tags.\n\n{\"a\": 1}",
+        "Claude writes <thinking> first.\n{\"a\": 1}",
+        "I use <THINK> tags. {\"a\": 1}",
+        "<!-- <think> -->{\"a\": 1}",
+        // A block where its line begins, after prose, is still reasoning.
+        "Sure.\n<think>maybe {\"a\": 0}</think>\n{\"a\": 1}",
+        "Sure.\n  <thinking>{\"a\": 0}</thinking>{\"a\": 1}",
+        "<think>{\"a\": 0}</think>{\"a\": 1}",
+    ] {
+        at_every_split(&lenient(), text, r#"{"a":1}"#);
+    }
+}
+
 #[test]
 fn a_fence_in_another_language_is_prose() {
     let input = "```python\nprint(x)\n```\nThe answer: ```json\n[1, 2]\n```";
@@ -1077,8 +1117,10 @@ fn the_text_of_a_leading_string_is_read_as_prose_is() {
         ErrorKind::NoStructure,
     );
     at_every_split(&lenient(), "\"a `code [1]` [2]\" x", "[2]");
-    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\" x", "[2]");
-    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\n", "[2]");
+    // A tag named in its sentence is prose; where its line begins, it opens a block.
+    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\" x", "[1]");
+    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\n", "[1]");
+    at_every_split(&lenient(), "\"a\n<think>[1]</think> [2]\" x", "[2]");
     // A string serde would not read (a lone surrogate, a bad escape, bytes that are not
     // UTF-8) is no string: its text is prose.
     at_every_split(&lenient(), "\"\\ud800 [1]\"", "[1]");
@@ -1928,9 +1970,9 @@ fn the_idle_limit_counts_fence_markers_and_tags_that_never_open() {
     // A reasoning block is not counted, its tags included (the limit is on prose); the
     // JSON fence's marker is.
     for (limit, input) in [
-        (4, "a <think>x</think>{\"a\":1}"),
+        (4, "a\n<think>x</think>{\"a\":1}"),
         (0, "<think>x</think>{\"a\":1}"),
-        (2, "a <THINKING>x</thinking>{\"a\":1}"),
+        (2, "a\n<THINKING>x</thinking>{\"a\":1}"),
     ] {
         at_every_split(&lenient().idle_limit(limit), input, r#"{"a":1}"#);
     }

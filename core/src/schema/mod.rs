@@ -104,6 +104,12 @@ const OPENAI_FORMATS: &[&str] = &[
 /// An enum with data is `anyOf` one closed object per variant (every property required,
 /// the tag first as a single-valued `enum`), which strict mode accepts anywhere but at the
 /// root: the root must be an object, so stream a struct that holds the enum.
+///
+/// Keywords strict mode lacks are dropped, so unchecked models get a schema that admits
+/// more than [`plain`]'s: each of a tuple's elements may be any of its element types (no
+/// `prefixItems`; `#[settled(strict)]` rejects tuples), a `char` any string (no
+/// `maxLength`), a length constraint goes unchecked. serde still checks them: such a
+/// value fails `finish`, with its path.
 pub fn openai_strict<T: StreamingModel>() -> Schema {
     let mut schema = Schema::Object(body::<T>());
     strictify(&mut schema);
