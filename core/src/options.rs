@@ -91,6 +91,13 @@ pub struct Options {
     /// Bytes of prose (outside reasoning blocks) after which, with no value begun, the stream
     /// gives up with [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) (or the error
     /// of a value refused at its first member, see [`Options::strict`]). Default 256 KiB.
+    ///
+    /// Leniently, every byte before the value counts but those of reasoning blocks:
+    /// whitespace too (a limit of 0 accepts only a reply that begins with its value or a
+    /// reasoning block), and the text of a string that begins the reply, which is prose
+    /// unless the reply turns out to be that one string (a one-string reply longer than
+    /// the limit is `NoStructure`: raise the limit for such replies). Strict mode has no
+    /// prose: the limit does not apply.
     pub idle_limit: u64,
     /// Bytes of whitespace (comments included, in lenient mode) in a row inside the value
     /// after which the stream ends with [`ErrorKind::Stalled`](crate::ErrorKind::Stalled)

@@ -1374,6 +1374,41 @@ fn byte_limit_counts_prose_and_allows_exactly_n() {
     assert_eq!(r.ok().as_deref(), Some("[1]"));
 }
 
+/// A reply that is one scalar, complete inside the cap, stands as a closed root does
+/// (review: `"yes"` and a newline past a cap of 5 was `TooLarge`; `{"a":1}` and a newline
+/// past a cap of 7 was the value). A literal or a number the cap cuts may go on: no value.
+#[test]
+fn a_one_scalar_reply_complete_at_the_cap_is_the_value() {
+    let outcome = |cap: u64, input: &[u8], size: usize| {
+        let chunks: Vec<&[u8]> = input.chunks(size).collect();
+        let (r, _) = replay(&lenient().max_bytes(cap), &chunks);
+        r.map_err(|e| (e.kind(), e.offset()))
+    };
+    for (cap, input, expected) in [
+        (5, &b"\"yes\"\n"[..], Ok("\"yes\"")),
+        (5, b"\"yes\" and more prose {\"a\": 1}", Ok("\"yes\"")),
+        (5, b"true \n", Ok("true")),
+        (3, b"42 and on", Ok("42")),
+        (9, b"<think>x</think>null\n", Err((ErrorKind::TooLarge, 9))),
+        (21, b"<think>x</think>null\n", Ok("null")),
+        (4, b"true\n", Err((ErrorKind::TooLarge, 4))),
+        (2, b"42\n", Err((ErrorKind::TooLarge, 2))),
+        (4, b"\"yes\"\n", Err((ErrorKind::TooLarge, 4))),
+    ] {
+        let whole = outcome(cap, input, input.len());
+        let want = expected.map(str::to_owned);
+        assert_eq!(
+            whole,
+            want,
+            "{:?} at cap {cap}",
+            String::from_utf8_lossy(input)
+        );
+        for size in [1, 2, 7] {
+            assert_eq!(outcome(cap, input, size), whole, "{size}-byte chunks");
+        }
+    }
+}
+
 #[test]
 fn errors_carry_offset_line_and_column() {
     let err = fails(
