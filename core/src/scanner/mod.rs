@@ -779,7 +779,7 @@ impl Scanner {
             match self.state {
                 State::Number if self.number.is_terminal() => {
                     self.emit_number(sink);
-                    self.state = State::AfterRoot;
+                    self.value_done();
                     return Ok(());
                 }
                 State::AfterRoot => return Ok(()),
@@ -818,7 +818,7 @@ impl Scanner {
             State::AfterRoot => return Ok(()),
             State::Number if self.stack.is_empty() && self.number.is_terminal() => {
                 self.emit_number(sink);
-                self.state = State::AfterRoot;
+                self.value_done();
                 return Ok(());
             }
             State::Prose | State::FenceTicks | State::FenceTag | State::ThinkOpen => {
@@ -910,7 +910,7 @@ impl Scanner {
         if lone.ended() && self.state == State::Number && self.number.is_terminal() {
             // `42 `: nothing more of the number was to come.
             self.emit_number(sink);
-            self.state = State::AfterRoot;
+            self.value_done();
         }
         Ok(true)
     }

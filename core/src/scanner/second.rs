@@ -256,9 +256,7 @@ impl Scanner {
             // A reply that is one scalar, complete inside the cap (a string closed, a
             // number or literal with whitespace after it): the value, as at the input's
             // end, as a root closed inside the cap is.
-            if matches!(self.read_lone(sink), Ok(true)) && self.state == State::AfterRoot {
-                // (A number read so is settled, not yet marked done: see `finish`.)
-                self.done = true;
+            if matches!(self.read_lone(sink), Ok(true)) && self.done {
                 self.ignore_rest = true;
                 return true;
             }

@@ -3284,3 +3284,34 @@ fn a_sixteenth_review_of_closing_fences() {
         at_every_split(&lenient(), input, r#"{"a":1}"#);
     }
 }
+
+/// A root that settled as the input ended stays settled: input fed after `end_input`
+/// neither replaces nor breaks it (review: `42`, `end_input`, then ` {"b": 2}` replaced the
+/// settled 42, and a space made `finish` fail with `NoStructure`).
+#[test]
+fn a_root_settled_at_the_end_of_input_stays() {
+    for root in [
+        "42",
+        "```json\n42\n```",
+        "<think>x</think>-1.5e3",
+        "true",
+        "\"s\"",
+        "{\"a\": 1}",
+    ] {
+        for after in [" ", "3", " {\"b\": 2}", "\n[1]", "x"] {
+            let mut stream = DynamicStream::with_options(lenient());
+            stream.feed(root.as_bytes()).unwrap();
+            stream.end_input().unwrap();
+            let value = stream.draft().map(|v| v.to_json());
+            assert!(value.is_some(), "{root:?}");
+            let _ = stream.feed(after.as_bytes());
+            assert_eq!(
+                stream.draft().map(|v| v.to_json()),
+                value,
+                "{root:?} then {after:?}"
+            );
+            let end = stream.finish().map(|v| v.to_json());
+            assert_eq!(end.ok(), value, "{root:?} then {after:?}");
+        }
+    }
+}
