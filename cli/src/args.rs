@@ -43,7 +43,10 @@ that chunk's line comes again, with what the end settled and the snapshot it lef
   --emit MODE       full (default): snapshot and settled values per chunk (each line
                     holds the whole snapshot: a long reply in many small chunks, as
                     --split 1 or an --sse stream's deltas, prints its length times
-                    their count); settled: settled values only; final: only the done line
+                    their count); settled: settled values only (each whole: a
+                    container prints again inside each one around it, so nesting N
+                    deep under a raised --max-depth prints about N times the
+                    input); final: only the done line
   --sse PROVIDER    the input is a provider's server-sent events (a recorded curl
                     output): replay the text it carries, one chunk per delta, either
                     the assistant's text or the first tool call's arguments. Text in

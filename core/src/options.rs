@@ -75,6 +75,9 @@ pub struct Options {
     /// is around the fence (`Result:\n```json\n42\n```\nHope this helps!`), if no
     /// other value comes (the first such fence's). For a typed stream whose root is an object or an array,
     /// a scalar reply is prose, as any other, but `null` when the root is an `Option`.
+    /// Until the input ends such a reply is prose to [`Options::idle_limit`]: one longer
+    /// than the limit is `NoStructure` (and a string serde would not read, `"\ud800"`, is
+    /// prose: no value).
     pub strict: bool,
     /// Byte cap over everything fed, prose included. Default 64 MiB.
     pub max_bytes: u64,

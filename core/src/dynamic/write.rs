@@ -5,13 +5,15 @@ use std::fmt::Write as _;
 
 /// Writes the value `id` of `tree` to `out`. Numbers keep their source text.
 pub(crate) fn write_json(tree: &PartialValue, id: Id, out: &mut String) {
-    // Open containers: the node and the index of its next child.
-    let mut stack: Vec<(Id, usize)> = Vec::new();
+    // Open containers: the node and the index of its next child (a `u32`, as node ids
+    // are: no container has more children than the tree has nodes; 8 bytes a level, for
+    // nesting as deep as the options allow).
+    let mut stack: Vec<(Id, u32)> = Vec::new();
     open(tree, id, out, &mut stack);
     while let Some(&(parent, next)) = stack.last() {
         let child = match tree.node(parent) {
-            Some(Node::Array(items)) => items.get(next).copied(),
-            Some(Node::Object(members)) => members.get(next).map(|(key, child)| {
+            Some(Node::Array(items)) => items.get(next as usize).copied(),
+            Some(Node::Object(members)) => members.get(next as usize).map(|(key, child)| {
                 if next > 0 {
                     out.push(',');
                 }
@@ -28,7 +30,7 @@ pub(crate) fn write_json(tree: &PartialValue, id: Id, out: &mut String) {
             continue;
         };
         if let Some(top) = stack.last_mut() {
-            top.1 += 1;
+            top.1 = top.1.saturating_add(1);
         }
         if next > 0 && matches!(tree.node(parent), Some(Node::Array(_))) {
             out.push(',');
@@ -38,7 +40,7 @@ pub(crate) fn write_json(tree: &PartialValue, id: Id, out: &mut String) {
 }
 
 /// Writes a scalar whole, or a container's opening bracket (and pushes it).
-fn open(tree: &PartialValue, id: Id, out: &mut String, stack: &mut Vec<(Id, usize)>) {
+fn open(tree: &PartialValue, id: Id, out: &mut String, stack: &mut Vec<(Id, u32)>) {
     match tree.node(id) {
         None | Some(Node::Null) => out.push_str("null"),
         Some(Node::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
