@@ -1055,6 +1055,13 @@ impl Scanner {
             return stop.at;
         }
         self.preamble.resume_back = stop.back;
+        if stop.back > 0 {
+            // The first bytes of the character that failed came in an earlier chunk: they
+            // are prose, as they are when the input comes whole and prose goes on from them.
+            self.saw_prose();
+            self.prose_tail = self.string.pending[0].max(1);
+            self.prose_last = self.prose_tail;
+        }
         if self.fed + stop.at as u64 == start {
             // The bracket itself failed (a depth cap of 0): it is prose.
             self.preamble.resume_back = 0;

@@ -3315,3 +3315,34 @@ fn a_root_settled_at_the_end_of_input_stays() {
         }
     }
 }
+
+/// A false start that fails at a character split by the chunking (invalid UTF-8 begun in
+/// an earlier chunk): its first bytes are prose, as when the input comes whole (fuzzing:
+/// whole, `a[]:{"\xe0\n[A{` read the `[]` in prose as the value; in 1-byte chunks the
+/// `{` after it, cut).
+#[test]
+fn a_false_start_at_a_split_character_reads_on_as_it_does_whole() {
+    let verdict = |chunks: &[&[u8]]| {
+        let (r, _) = replay(&lenient(), chunks);
+        r.map_err(|e| (e.kind(), e.offset()))
+    };
+    for input in [
+        &b"a[]:{\"\xe0\n[A{"[..],
+        b"\x00[]:{\"\xe0\n[A{",
+        b"a []:{\"\xf0\x9f\n[A{",
+        b"a []:{\"\xe0[{\"k\": 1}",
+    ] {
+        let whole = verdict(&[input]);
+        let ones: Vec<&[u8]> = input.chunks(1).collect();
+        assert_eq!(
+            verdict(&ones),
+            whole,
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
+        for at in 0..=input.len() {
+            let (a, b) = input.split_at(at);
+            assert_eq!(verdict(&[a, b]), whole, "split at {at}");
+        }
+    }
+}
