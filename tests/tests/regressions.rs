@@ -1390,3 +1390,48 @@ fn typed_roots_read_citations_by_what_leads_them() {
         assert_eq!(a.finish().unwrap(), [1, 2], "{size}");
     }
 }
+
+/// A citation before the answer of a typed list is a citation, as it is for the
+/// schema-less stream: the value only if no other comes (review: `Per the docs [2].` then
+/// a fenced `[4, 5]` gave `[2]`, and a `Vec<String>` refused the citation's number).
+#[test]
+fn a_citation_before_a_typed_list_is_no_answer_when_one_follows() {
+    let numbers = [
+        "Per the docs [2].\n\n```json\n[4, 5]\n```",
+        "See [1] and the list: [4, 5]",
+        "as noted [1].\n[4, 5]",
+    ];
+    let words = [
+        r#"As noted [1], the list: ["a", "b"]"#,
+        "Per the docs [2].\n\n```json\n[\"a\", \"b\"]\n```",
+    ];
+    for size in [1, 2, 7, 100] {
+        for input in numbers {
+            assert_eq!(
+                typed::<Vec<u32>>(input, size),
+                Ok(vec![4, 5]),
+                "{input:?} in {size}"
+            );
+        }
+        for input in words {
+            assert_eq!(
+                typed::<Vec<String>>(input, size),
+                Ok(vec!["a".to_owned(), "b".to_owned()]),
+                "{input:?} in {size}"
+            );
+        }
+        // Alone, the citation-like list is the answer still.
+        for (input, want) in [
+            ("The answer is [42].", vec![42]),
+            ("Result: [3]", vec![3]),
+            ("[7]", vec![7]),
+            ("Ids [1] and [2].", vec![1]),
+        ] {
+            assert_eq!(
+                typed::<Vec<u32>>(input, size),
+                Ok(want),
+                "{input:?} in {size}"
+            );
+        }
+    }
+}

@@ -386,10 +386,11 @@ impl Scanner {
     /// its `[` is on, led by a word (`the docs [1] say`; see `citation_led`) or beginning
     /// its line (`[1] Smith, 2020.`; see `line_led`): a possible
     /// citation, held until what follows shows (see [`Scanner::after_citation`]). Not
-    /// where the reply begins (see `bare_array`), in a JSON fence, after an empty
-    /// container (see `Scanner::citation`), or as the first root of a typed stream whose
-    /// root is an array. A second root too (`{"a": 1} see [1] here` replaced the answer
-    /// under keep-last).
+    /// where the reply begins (see `bare_array`), in a JSON fence, or after an empty
+    /// container (see `Scanner::citation`); for a typed stream whose root is an array
+    /// too (`Per the docs [2].` then a fenced answer is that answer; alone, it is the
+    /// value). A second root too (`{"a": 1} see [1] here` replaced the answer under
+    /// keep-last).
     fn citation_at_close(&self) -> bool {
         // Cheap tests first: this runs at every closing bracket.
         let Some((start, _)) = self.scalar_pending else {
@@ -401,7 +402,6 @@ impl Scanner {
             || self.bare_array
             || self.citation_led
             || self.root_fenced
-            || (self.root_shape == Some(false) && !self.done)
             || !matches!(self.stack.as_slice(), [root] if !root.object)
         {
             return false;
