@@ -10,11 +10,11 @@
 #[non_exhaustive]
 pub struct Options {
     /// RFC 8259 only: one value with whitespace around it. Default `false` (lenient: prose,
-    /// fences, reasoning blocks (`<think>` and `<thinking>` where the text or, after
-    /// prose, their line begins; `<reasoning>`, Seed-OSS's `<seed:think>` and Magistral's
-    /// `[THINK]…[/THINK]` where the reply begins; gpt-oss's
-    /// `<|channel|>analysis<|message|>…<|end|>`), comments and trailing commas are
-    /// tolerated).
+    /// fences, reasoning blocks (`<think>` and `<thinking>` wherever they come, so one a
+    /// sentence names hides the rest of the reply, `NoStructure`; `<reasoning>`,
+    /// Seed-OSS's `<seed:think>` and Magistral's `[THINK]…[/THINK]` where the reply
+    /// begins; gpt-oss's `<|channel|>analysis<|message|>…<|end|>`), comments and trailing
+    /// commas are tolerated).
     ///
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose; so is `[NOTE]` where the reply begins,
@@ -79,7 +79,10 @@ pub struct Options {
     /// than the limit is `NoStructure` (and a string serde would not read, `"\ud800"`, is
     /// prose: no value).
     pub strict: bool,
-    /// Byte cap over everything fed, prose included. Default 64 MiB.
+    /// Byte cap over everything fed, prose included. Default 64 MiB. Leniently, a root
+    /// complete inside the cap is the value and the rest is not read; a reply that is so
+    /// far one scalar (`"yes"`, `42 `) is [`ErrorKind::TooLarge`](crate::ErrorKind::TooLarge)
+    /// at the cap, as text past it could make that scalar prose.
     pub max_bytes: u64,
     /// Container nesting cap; the root container is depth 1. Default 127: the deepest
     /// nesting serde_json reads ([`SERDE_MAX_DEPTH`]).

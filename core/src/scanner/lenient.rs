@@ -12,10 +12,11 @@ use crate::sink::Sink;
 /// `<reasoning>` of reasoning/answer fine-tunes, and the analysis channel of gpt-oss's
 /// harmony format served raw (`<|channel|>analysis<|message|>…<|end|>`, before
 /// `<|start|>assistant<|channel|>final<|message|>` and the answer). The first two open a
-/// block where the reply's text begins or, after prose, where their line begins (prose
-/// names them: `wrap reasoning in <think> tags`). The third opens a block only where the
-/// reply's text begins (nothing but whitespace or another block before it): it is also a
-/// word prose names (`the answer without the <reasoning> section: {…}`).
+/// block wherever they come, in prose too (a tag a sentence names, `wrap reasoning in
+/// <think> tags`, then hides the rest of the reply: `NoStructure`, "EOF inside a
+/// reasoning block"). The third opens a block only where the reply's text begins (nothing
+/// but whitespace or another block before it): it is also a word prose names (`the answer
+/// without the <reasoning> section: {…}`).
 /// The fifth is Magistral's `[THINK]…[/THINK]`: its bracket begins a root, so it is
 /// matched only where that root fails, at the reply's start (see [`Scanner::bracket_tag`]).
 /// The last is ByteDance Seed-OSS's `<seed:think>`, also only where the reply's text
@@ -31,9 +32,6 @@ pub(super) const REASONING_TAGS: [(&[u8], &[u8]); 6] = [
 /// The indexes in [`REASONING_TAGS`] of the tags that open a block only before any prose
 /// (`<reasoning>` is a word prose names; Seed-OSS begins its reply with its block).
 const LEADING_ONLY: [usize; 2] = [2, 5];
-/// The index in [`REASONING_TAGS`] of gpt-oss's analysis channel (no sentence names it:
-/// it opens a block anywhere).
-const HARMONY_TAG: usize = 3;
 /// The index in [`REASONING_TAGS`] of the tag that begins with a bracket.
 pub(super) const BRACKET_TAG: usize = 4;
 
@@ -572,14 +570,11 @@ impl Scanner {
                 self.preamble.tag_pos += 1;
                 return Ok(i + 1);
             }
-            // After prose, `<think>` and `<thinking>` open a block only where their line
-            // begins (as an HTML block does in Markdown): in a sentence they are named
-            // (`wrap reasoning in <think> tags`), and a block opened there would hide the
-            // rest of the reply.
-            let opens = !self.preamble.prose_seen
-                || (!LEADING_ONLY.contains(&t)
-                    && (matches!(t, HARMONY_TAG | BRACKET_TAG) || self.prose_tail == 0));
-            if opens {
+            // `<think>` and `<thinking>` open a block wherever they come: one named in a
+            // sentence (`wrap reasoning in <think> tags`) hides the rest of the reply, an
+            // error that says so ("EOF inside a reasoning block"), where a block read as
+            // prose would give its draft as the answer, silently.
+            if !LEADING_ONLY.contains(&t) || !self.preamble.prose_seen {
                 return Ok(self.enter_think(i, pos + 1));
             }
             // A tag named in prose: prose.

@@ -855,20 +855,12 @@ impl Scanner {
         Err(self.fail(reason, &[], 0))
     }
 
-    /// The input read so far is one complete scalar and nothing more could join it (a
-    /// string closed, whitespace after a number or a literal): see [`lone`].
-    pub(super) fn lone_complete(&self) -> bool {
-        self.lone
-            .as_ref()
-            .is_some_and(|lone| lone.scalar().is_some() && lone.ended())
-    }
-
     /// The whole input was one scalar and nothing else (see [`lone`]) and no root was
     /// shown (none began, or one began in it that is still tentative, or is past the depth
     /// cap and only looked at): it is read again as the value, at its own offsets, as
     /// strict mode reads it. True when it was (the state then says where its reading
     /// ended: a complete value, a number, or inside it).
-    pub(super) fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Result<bool, Error> {
+    fn read_lone<S: Sink>(&mut self, sink: &mut S) -> Result<bool, Error> {
         // A fence open at the end holds the last scalar (its closing fence perhaps cut),
         // which keep-last reads, as it reads a cut value (`Truncated`); keep-first reads
         // the first one kept.

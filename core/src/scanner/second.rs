@@ -252,16 +252,6 @@ impl Scanner {
             self.ignore_rest = true;
             return self.done;
         }
-        if !self.done && self.lone_complete() {
-            // A reply that is one scalar, complete inside the cap (a string closed, a
-            // number or literal with whitespace after it): the value, as at the input's
-            // end, as a root closed inside the cap is.
-            if matches!(self.read_lone(sink), Ok(true)) && self.done {
-                self.ignore_rest = true;
-                return true;
-            }
-            return false;
-        }
         if !self.done {
             // An empty container held in prose is the value now that nothing more is read.
             // (A root refused at its first value comes first: its error is then the

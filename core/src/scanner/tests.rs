@@ -427,23 +427,34 @@ fn a_slash_before_a_fence_is_prose_in_any_chunking() {
     assert_eq!(verdict(&whole), verdict(&split));
 }
 
-/// After prose, `<think>` and `<thinking>` open a block only where their line begins: named
-/// in a sentence, they are prose (review: the block they opened hid the answer, and the
-/// reply ended `NoStructure`).
+/// `<think>` and `<thinking>` open a block wherever they come: what is inside is never
+/// the answer, not even after prose on the same line or after the answer under
+/// keep-last; one a sentence names hides the rest of the reply, an error that says so
+/// (a review: read as prose, a mid-line block's draft became the answer, silently).
 #[test]
-fn a_think_tag_named_in_a_sentence_is_prose() {
+fn a_think_block_after_prose_is_reasoning_wherever_it_begins() {
     for text in [
-        "Models like DeepSeek-R1 wrap reasoning in <think> tags.\n\n{\"a\": 1}",
-        "Claude writes <thinking> first.\n{\"a\": 1}",
-        "I use <THINK> tags. {\"a\": 1}",
-        "<!-- <think> -->{\"a\": 1}",
-        // A block where its line begins, after prose, is still reasoning.
+        "Hi <think>\n{\"a\": 0}\n</think>\n{\"a\": 1}",
+        "Hi <thinking>{\"a\": 0}</thinking> then {\"a\": 1}",
+        "Hi <think>{\"a\": 0}</think>\n```json\n{\"a\": 1}\n```",
         "Sure.\n<think>maybe {\"a\": 0}</think>\n{\"a\": 1}",
-        "Sure.\n  <thinking>{\"a\": 0}</thinking>{\"a\": 1}",
-        "<think>{\"a\": 0}</think>{\"a\": 1}",
+        "Sure.\r<think>{\"a\": 0}</think>{\"a\": 1}",
     ] {
         at_every_split(&lenient(), text, r#"{"a":1}"#);
     }
+    let keep_last = lenient().second_root(SecondRoot::KeepLast);
+    for text in [
+        "{\"a\":1}<think>{\"a\":0}</think>",
+        "{\"a\": 1} and <think>{\"a\": 0}</think>",
+    ] {
+        at_every_split(&keep_last, text, r#"{"a":1}"#);
+    }
+    let e = fails(
+        &lenient(),
+        b"Models wrap reasoning in <think> tags.\n\n{\"a\": 1}",
+        ErrorKind::NoStructure,
+    );
+    assert!(e.to_string().contains("reasoning block"), "{e}");
 }
 
 #[test]
@@ -1117,10 +1128,8 @@ fn the_text_of_a_leading_string_is_read_as_prose_is() {
         ErrorKind::NoStructure,
     );
     at_every_split(&lenient(), "\"a `code [1]` [2]\" x", "[2]");
-    // A tag named in its sentence is prose; where its line begins, it opens a block.
-    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\" x", "[1]");
-    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\n", "[1]");
-    at_every_split(&lenient(), "\"a\n<think>[1]</think> [2]\" x", "[2]");
+    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\" x", "[2]");
+    at_every_split(&lenient(), "\"a <think>[1]</think> [2]\n", "[2]");
     // A string serde would not read (a lone surrogate, a bad escape, bytes that are not
     // UTF-8) is no string: its text is prose.
     at_every_split(&lenient(), "\"\\ud800 [1]\"", "[1]");
@@ -1374,37 +1383,29 @@ fn byte_limit_counts_prose_and_allows_exactly_n() {
     assert_eq!(r.ok().as_deref(), Some("[1]"));
 }
 
-/// A reply that is one scalar, complete inside the cap, stands as a closed root does
-/// (review: `"yes"` and a newline past a cap of 5 was `TooLarge`; `{"a":1}` and a newline
-/// past a cap of 7 was the value). A literal or a number the cap cuts may go on: no value.
+/// At the byte cap, a reply that is so far one scalar is `TooLarge`, whatever follows it
+/// inside the cap: text past the cap could make it prose (`"yes" is wrong, the answer is
+/// {…}`), so no cap gives a value that reading the whole reply would not (a review: taking
+/// it at the cap, `42 x` at a cap of 3 was 42, at 4 and more `NoStructure`).
 #[test]
-fn a_one_scalar_reply_complete_at_the_cap_is_the_value() {
-    let outcome = |cap: u64, input: &[u8], size: usize| {
-        let chunks: Vec<&[u8]> = input.chunks(size).collect();
-        let (r, _) = replay(&lenient().max_bytes(cap), &chunks);
-        r.map_err(|e| (e.kind(), e.offset()))
-    };
-    for (cap, input, expected) in [
-        (5, &b"\"yes\"\n"[..], Ok("\"yes\"")),
-        (5, b"\"yes\" and more prose {\"a\": 1}", Ok("\"yes\"")),
-        (5, b"true \n", Ok("true")),
-        (3, b"42 and on", Ok("42")),
-        (9, b"<think>x</think>null\n", Err((ErrorKind::TooLarge, 9))),
-        (21, b"<think>x</think>null\n", Ok("null")),
-        (4, b"true\n", Err((ErrorKind::TooLarge, 4))),
-        (2, b"42\n", Err((ErrorKind::TooLarge, 2))),
-        (4, b"\"yes\"\n", Err((ErrorKind::TooLarge, 4))),
+fn a_one_scalar_reply_at_the_cap_is_too_large() {
+    for (cap, input) in [
+        (5, &b"\"yes\"\n"[..]),
+        (5, b"\"yes\" is wrong, the answer is {\"a\": 1}"),
+        (5, b"true \n"),
+        (3, b"42 and on"),
+        (20, b"<think>x</think>null\n"),
     ] {
-        let whole = outcome(cap, input, input.len());
-        let want = expected.map(str::to_owned);
-        assert_eq!(
-            whole,
-            want,
-            "{:?} at cap {cap}",
-            String::from_utf8_lossy(input)
-        );
-        for size in [1, 2, 7] {
-            assert_eq!(outcome(cap, input, size), whole, "{size}-byte chunks");
+        for size in [1, 2, 7, input.len()] {
+            let chunks: Vec<&[u8]> = input.chunks(size).collect();
+            let (r, _) = replay(&lenient().max_bytes(cap), &chunks);
+            let r = r.map_err(|e| (e.kind(), e.offset()));
+            assert_eq!(
+                r,
+                Err((ErrorKind::TooLarge, cap)),
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
         }
     }
 }
@@ -2005,9 +2006,9 @@ fn the_idle_limit_counts_fence_markers_and_tags_that_never_open() {
     // A reasoning block is not counted, its tags included (the limit is on prose); the
     // JSON fence's marker is.
     for (limit, input) in [
-        (4, "a\n<think>x</think>{\"a\":1}"),
+        (4, "a <think>x</think>{\"a\":1}"),
         (0, "<think>x</think>{\"a\":1}"),
-        (2, "a\n<THINKING>x</thinking>{\"a\":1}"),
+        (2, "a <THINKING>x</thinking>{\"a\":1}"),
     ] {
         at_every_split(&lenient().idle_limit(limit), input, r#"{"a":1}"#);
     }
