@@ -512,9 +512,10 @@ fn map_keys_are_the_keys_serde_reads() {
     agrees_with_serde::<Keyed>(&documents);
 }
 
-/// A map's keys as serde reads them, at the bounds of every integer type and for a unit
-/// enum's names (review: any integer, and any name, passed the schema; serde refused
-/// `256` for a `u8` key and a name that is no variant).
+/// A map's keys as serde reads them, at the bounds of every integer type (non-zero ones
+/// too) and for a unit enum's names (review: any integer, and any name, passed the schema;
+/// serde refused `256` for a `u8` key, `0` for a `NonZeroU32` and a name that is no
+/// variant).
 #[test]
 fn map_keys_keep_their_types_range_and_an_enums_names() {
     // A key type need not stream.
@@ -543,9 +544,13 @@ fn map_keys_keep_their_types_range_and_an_enums_names() {
         j: HashMap<i128, u8>,
         k: HashMap<usize, u8>,
         l: HashMap<Cat, u8>,
+        m: HashMap<std::num::NonZeroU32, u8>,
+        n: HashMap<std::num::NonZeroI8, u8>,
     }
     let schema = validator(&plain::<Keys>());
-    let fields = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
+    let fields = [
+        "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n",
+    ];
     let check = |field: &str, key: &str| {
         let mut doc = json!({});
         for f in fields {
@@ -559,7 +564,7 @@ fn map_keys_keep_their_types_range_and_an_enums_names() {
     // Every key from -1100 to 1100 for the small types.
     for n in -1100i64..=1100 {
         let key = n.to_string();
-        for field in ["a", "b", "c", "d"] {
+        for field in ["a", "b", "c", "d", "n"] {
             check(field, &key);
         }
     }

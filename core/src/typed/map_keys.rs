@@ -17,20 +17,27 @@ pub(super) fn key_names<K: DeserializeOwned + 'static>() -> Option<Schema> {
     if TypeId::of::<K>() == TypeId::of::<String>() || reads("two words") {
         return None;
     }
-    if reads("0") && !reads("x") && !reads("0.5") {
+    let integer = reads("0") || (reads("1") && reads("7"));
+    if integer && !reads("x") && !reads("0.5") {
         let signed = reads("-1");
-        // serde_json reads `-0` as a float, but as zero for a 128-bit integer.
-        let zero = if reads("-0") { "-?0" } else { "0" };
-        return Some(pattern(match (largest(&reads, signed), signed) {
-            (Some(max), false) => format!("^({zero}|{})$", up_to(max)),
-            (Some(max), true) => format!(
-                "^({zero}|{}|-({}))$",
-                up_to(max),
-                up_to(max.saturating_add(1))
-            ),
-            (None, false) => format!("^({zero}|[1-9][0-9]*)$"),
-            (None, true) => format!("^({zero}|-?[1-9][0-9]*)$"),
-        }));
+        // Zero if it reads (not for `NonZeroU32`); serde_json reads `-0` as a float, but
+        // as zero for a 128-bit integer.
+        let mut ways = match (reads("0"), reads("-0")) {
+            (true, true) => vec!["-?0".to_owned()],
+            (true, false) => vec!["0".to_owned()],
+            _ => Vec::new(),
+        };
+        match largest(&reads, signed) {
+            Some(max) => {
+                ways.push(up_to(max));
+                if signed {
+                    ways.push(format!("-({})", up_to(max.saturating_add(1))));
+                }
+            }
+            None if signed => ways.push("-?[1-9][0-9]*".to_owned()),
+            None => ways.push("[1-9][0-9]*".to_owned()),
+        }
+        return Some(pattern(format!("^({})$", ways.join("|"))));
     }
     if reads("true") && reads("false") && !reads("x") {
         let names = vec![Schema::from("true"), Schema::from("false")];
