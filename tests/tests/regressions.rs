@@ -1435,3 +1435,91 @@ fn a_citation_before_a_typed_list_is_no_answer_when_one_follows() {
         }
     }
 }
+
+/// The open string's text is kept apart from its node while it grows (one buffer reused by
+/// every string) and moves into the node when it closes: at every chunk the draft shows
+/// each string's text so far, a string after a long one starts empty, and a copy of the
+/// stream taken mid-string reads on to the same value.
+#[test]
+fn open_strings_read_back_at_every_chunk_whatever_their_length() {
+    let long = "ü€😀ab\\n".repeat(700); // over the length at which a string moves whole
+    let input = format!(
+        r#"Sure: {{"a": "{long}", "b": "xy", "c": ["", "{long}", "z"], "d": {{"e": "é"}}}}"#
+    );
+    let expected: serde_json::Value =
+        serde_json::from_str(input.trim_start_matches("Sure: ")).unwrap();
+    // Inside the short string after the long one, and inside the long one in the array.
+    for (cut, pointer, text) in [
+        (input.find("xy").unwrap() + 1, "/b", "x".to_owned()),
+        (
+            input.find("\"z\"").unwrap() - 9,
+            "/c/1",
+            expected["a"].as_str().unwrap().chars().take(500).collect(),
+        ),
+    ] {
+        let mut stream = DynamicStream::new();
+        for chunk in input.as_bytes()[..cut].chunks(3) {
+            stream.feed(chunk).unwrap();
+        }
+        let draft: serde_json::Value =
+            serde_json::from_str(&stream.draft().unwrap().to_json()).unwrap();
+        let shown = draft.pointer(pointer).and_then(|v| v.as_str()).unwrap();
+        assert!(shown.starts_with(&text), "{pointer}: {shown:?}");
+        assert_eq!(draft["a"], expected["a"]);
+    }
+    for size in [1, 7, 4096] {
+        let mut stream = DynamicStream::new();
+        let mut copy = None;
+        for (k, chunk) in input.as_bytes().chunks(size).enumerate() {
+            stream.feed(chunk).unwrap();
+            let Some(draft) = stream.draft() else {
+                continue;
+            };
+            let draft: serde_json::Value = serde_json::from_str(&draft.to_json()).unwrap();
+            // Every string in the draft is a prefix of its final text.
+            for (pointer, text) in strings(&draft) {
+                let full = expected.pointer(&pointer).and_then(|v| v.as_str());
+                assert!(
+                    full.is_some_and(|full| full.starts_with(&text)),
+                    "{size}-byte chunks, chunk {k}: {pointer} = {text:?}"
+                );
+            }
+            if k == input.len() / size / 2 {
+                copy = Some(stream.clone());
+            }
+        }
+        let value = stream.finish().unwrap();
+        let value: serde_json::Value = serde_json::from_str(&value.to_json()).unwrap();
+        assert_eq!(value, expected, "{size}-byte chunks");
+        let mut copy = copy.unwrap();
+        let fed: usize = input.len() / size / 2 * size + size;
+        copy.feed(&input.as_bytes()[fed.min(input.len())..])
+            .unwrap();
+        let copied: serde_json::Value =
+            serde_json::from_str(&copy.finish().unwrap().to_json()).unwrap();
+        assert_eq!(copied, expected, "copy, {size}-byte chunks");
+    }
+}
+
+/// Every string in `value` with its JSON Pointer.
+fn strings(value: &serde_json::Value) -> Vec<(String, String)> {
+    fn walk(value: &serde_json::Value, at: String, out: &mut Vec<(String, String)>) {
+        match value {
+            serde_json::Value::String(s) => out.push((at, s.clone())),
+            serde_json::Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(item, format!("{at}/{i}"), out);
+                }
+            }
+            serde_json::Value::Object(members) => {
+                for (key, item) in members {
+                    walk(item, format!("{at}/{key}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, String::new(), &mut out);
+    out
+}

@@ -175,7 +175,6 @@ impl DynamicSink {
             (v.capacity() - v.len()) * std::mem::size_of::<T>()
         }
         match self.tree.node_mut(id) {
-            Some(Node::String(s)) if s.capacity() - s.len() >= SHRINK_AT => s.shrink_to_fit(),
             Some(Node::Array(items)) if spare(items) >= SHRINK_AT => items.shrink_to_fit(),
             Some(Node::Object(members)) if spare(members) >= SHRINK_AT => {
                 members.shrink_to_fit();
@@ -206,9 +205,6 @@ impl DynamicSink {
 
 /// The least room a complete string or container gives back (see `DynamicSink::shrink`).
 const SHRINK_AT: usize = 16;
-
-/// The least room an open string grows by.
-const MIN_STRING: usize = 32;
 
 impl Sink for DynamicSink {
     /// The tree is built from the events alone: no text is read back, so the scanner may
@@ -274,21 +270,16 @@ impl Sink for DynamicSink {
             return;
         }
         self.open_string = self.attach(Node::String(String::new()));
+        if let Some(id) = self.open_string {
+            self.tree.open_string(id);
+        }
     }
 
     fn string_fragment(&mut self, fragment: &str) {
         if self.skipping.is_some() {
             return;
         }
-        if let Some(Node::String(s)) = self.open_string.and_then(|id| self.tree.node_mut(id)) {
-            if s.capacity() - s.len() < fragment.len() {
-                // A string streamed a few bytes at a time would otherwise grow from 8
-                // bytes, one reallocation per doubling; a complete one gives back what
-                // it did not use (`shrink`).
-                s.reserve(fragment.len().max(MIN_STRING));
-            }
-            s.push_str(fragment);
-        }
+        self.tree.push_open(fragment);
     }
 
     fn end_string(&mut self, _raw: Raw<'_>) {
@@ -296,7 +287,7 @@ impl Sink for DynamicSink {
             return;
         }
         if let Some(id) = self.open_string.take() {
-            self.shrink(id);
+            self.tree.close_string();
             self.settle(id);
         }
     }

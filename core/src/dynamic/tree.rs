@@ -84,7 +84,17 @@ pub struct PartialValue {
     /// The key index of each object wider than [`INDEX_AT`] members, by its id.
     index: HashMap<Id, HashSet<Box<str>>>,
     pub(crate) root: Option<Id>,
+    /// The open string, if any: its node holds an empty string while its text grows in
+    /// `open_text`, one buffer every string reuses, so that a string streamed a few bytes
+    /// at a time is allocated once, at its exact size, when it closes.
+    open: Option<Id>,
+    open_text: String,
 }
+
+/// An open string at least this long moves into its node when it closes (its buffer
+/// shrunk to fit) instead of being copied: the buffer is not kept at the size of the
+/// longest string, and a long string is not copied.
+const MOVE_AT: usize = 4096;
 
 impl PartialValue {
     /// The root, once the value has begun.
@@ -115,6 +125,48 @@ impl PartialValue {
             .parents
             .get(id % BLOCK)
             .copied()
+    }
+
+    /// A string node `id` holding `text`: the open string's text lives apart (see
+    /// `PartialValue::open`).
+    fn string_text<'a>(&'a self, id: Id, text: &'a str) -> &'a str {
+        match self.open {
+            Some(open) if open == id => &self.open_text,
+            _ => text,
+        }
+    }
+
+    /// The string `id` (attached empty) opens: its text grows with
+    /// [`PartialValue::push_open`] until [`PartialValue::close_string`].
+    pub(crate) fn open_string(&mut self, id: Id) {
+        self.close_string();
+        self.open = Some(id);
+    }
+
+    /// Appends `fragment` to the open string.
+    pub(crate) fn push_open(&mut self, fragment: &str) {
+        if self.open.is_some() {
+            self.open_text.push_str(fragment);
+        }
+    }
+
+    /// The open string is complete: its text moves into its node, at its exact size.
+    pub(crate) fn close_string(&mut self) {
+        let Some(id) = self.open.take() else {
+            return;
+        };
+        let text = if self.open_text.len() >= MOVE_AT {
+            let mut text = std::mem::take(&mut self.open_text);
+            text.shrink_to_fit();
+            text
+        } else {
+            let text = self.open_text.as_str().to_owned();
+            self.open_text.clear();
+            text
+        };
+        if let Some(Node::String(s)) = self.node_mut(id) {
+            *s = text;
+        }
     }
 
     /// Nodes in the arena.
@@ -330,7 +382,7 @@ impl<'a> ValueRef<'a> {
     /// The text of a string (possibly a prefix of the final string).
     pub fn as_str(&self) -> Option<&'a str> {
         match self.node() {
-            Node::String(s) => Some(s),
+            Node::String(s) => Some(self.tree.string_text(self.id, s)),
             _ => None,
         }
     }

@@ -45,7 +45,7 @@ fn open(tree: &PartialValue, id: Id, out: &mut String, stack: &mut Vec<(Id, u32)
         None | Some(Node::Null) => out.push_str("null"),
         Some(Node::Bool(b)) => out.push_str(if *b { "true" } else { "false" }),
         Some(Node::Number(text)) => out.push_str(text.as_str()),
-        Some(Node::String(s)) => write_str(s, out),
+        Some(Node::String(_)) => write_str(tree.at(id).as_str().unwrap_or_default(), out),
         Some(Node::Array(_)) => {
             out.push('[');
             stack.push((id, 0));
