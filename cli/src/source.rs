@@ -310,10 +310,43 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
     Ok(out.into_bytes())
 }
 
-/// At most this much of the assistant's text is held back waiting for a tool call (bytes,
-/// and deltas): past it, the text is the document.
+/// At most this much of the assistant's text is held back waiting for a tool call: past
+/// it, the text is the document.
 const HOLD_BYTES: usize = 1 << 20;
-const HOLD_DELTAS: usize = 1 << 16;
+
+/// The assistant's text held back, its deltas in one buffer (a delta's own allocation
+/// would cost more than its text when deltas are a byte or a token each), then replayed
+/// one delta at a time once the text is chosen.
+#[derive(Default)]
+struct Held {
+    text: String,
+    /// Where each delta ends in `text`.
+    ends: Vec<usize>,
+    /// Deltas replayed so far.
+    replayed: usize,
+}
+
+impl Held {
+    fn push(&mut self, delta: &str) {
+        self.text.push_str(delta);
+        self.ends.push(self.text.len());
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The next delta to replay, if any is left.
+    fn next_delta(&mut self) -> Option<&str> {
+        let end = *self.ends.get(self.replayed)?;
+        let start = match self.replayed.checked_sub(1) {
+            Some(before) => self.ends.get(before).copied().unwrap_or(0),
+            None => 0,
+        };
+        self.replayed += 1;
+        self.text.get(start..end)
+    }
+}
 
 /// A provider's SSE stream read from a [`Chunks`] source: each text delta of the chosen
 /// channel is one chunk.
@@ -335,8 +368,9 @@ pub(crate) struct Provided {
     queue: std::collections::VecDeque<String>,
     /// The channel replayed, once chosen.
     channel: Option<settled::provider::Channel>,
-    /// The assistant's text while no channel is chosen: no value has begun in it yet.
-    held: Vec<String>,
+    /// The assistant's text while no channel is chosen (no value has begun in it yet),
+    /// then, the text chosen, its deltas to replay before any in `queue`.
+    held: Held,
     /// Bytes of the assistant's text read while no channel is chosen (held or not).
     seen: usize,
     /// `held`, fed to a stream with the replay's options: the text is chosen once a value
@@ -371,7 +405,7 @@ impl Provided {
             decoder: settled::provider::Decoder::with_limit(provider, limit),
             queue: std::collections::VecDeque::new(),
             channel: None,
-            held: Vec::new(),
+            held: Held::default(),
             seen: 0,
             probe: Some(settled::DynamicStream::with_options(options.clone())),
             strict: options.strict,
@@ -413,14 +447,14 @@ impl Provided {
     /// text before them is not part of it.
     fn choose_tool(&mut self, channel: settled::provider::Channel) {
         self.channel = Some(channel);
-        self.held = Vec::new();
+        self.held = Held::default();
         self.probe = None;
     }
 
     /// Holds one delta of the assistant's text, or chooses the text (see [`Provided`]).
     fn hold(&mut self, text: String) {
         self.seen = self.seen.saturating_add(text.len());
-        let over = self.seen > HOLD_BYTES || self.held.len() >= HOLD_DELTAS;
+        let over = self.seen > HOLD_BYTES;
         let Some(probe) = &mut self.probe else {
             // Strict, and the text failed: what follows is not needed to report it.
             if over {
@@ -430,7 +464,7 @@ impl Provided {
         };
         let result = probe.feed(text.as_bytes());
         let began = probe.draft().is_some();
-        self.held.push(text);
+        self.held.push(&text);
         match result {
             Ok(()) if !began && !over => {}
             Err(_) if self.strict && !over => self.probe = None,
@@ -441,8 +475,8 @@ impl Provided {
     /// The text is the document: the held deltas are replayed.
     fn choose_text(&mut self) {
         if self.channel.is_none() && !self.held.is_empty() {
+            // Replayed from `held`, ahead of the queue (empty while text is held).
             self.channel = Some(settled::provider::Channel::Text);
-            self.queue.extend(self.held.drain(..));
         }
         self.probe = None;
     }
@@ -451,6 +485,17 @@ impl Provided {
     /// `InvalidData` error, after the text held before it.
     pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>, briefly: bool) -> io::Result<Next> {
         loop {
+            if self.channel == Some(settled::provider::Channel::Text) {
+                if let Some(text) = self.held.next_delta() {
+                    out.clear();
+                    out.extend_from_slice(text.as_bytes());
+                    return Ok(Next::Chunk);
+                }
+                if !self.held.is_empty() {
+                    // Replayed whole: its memory goes.
+                    self.held = Held::default();
+                }
+            }
             if let Some(text) = self.queue.pop_front() {
                 out.clear();
                 out.extend_from_slice(text.as_bytes());

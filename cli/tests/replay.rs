@@ -811,6 +811,35 @@ fn text_that_fails_or_outgrows_the_hold_is_the_document_even_if_a_tool_call_foll
     );
 }
 
+/// The hold is counted in bytes only: prose streamed a token per delta (70,000 deltas,
+/// about 210 KB, under the idle limit and the 1 MiB hold) is still dropped for the tool
+/// call after it (it was taken for the document past 65,536 deltas); and when the held
+/// text is the document, each of its deltas is a chunk of its own, in order.
+#[test]
+fn many_small_deltas_of_prose_are_held_by_their_bytes_and_replayed_one_by_one() {
+    let call = ["{\"city\": \"Paris\"}"];
+    let text = vec![" ok"; 70_000];
+    let body = openai_body(&text, &call, "tool_calls");
+    let run = cli(
+        &["replay", "--sse", "openai", "--emit", "final"],
+        body.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(run.done()["value"], json!({"city": "Paris"}));
+    // No call: the text is the document, one chunk per delta, the value in the last ones.
+    let mut text = vec![" ok"; 70_000];
+    text.extend(["{\"a\"", ": [1", "]}"]);
+    let body = openai_body(&text, &[], "stop");
+    let run = cli(&["replay", "--sse", "openai"], body.as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let lines = run.chunk_lines();
+    assert_eq!(lines.len(), 70_003);
+    assert_eq!(lines[70_000]["snapshot"], Value::Null);
+    assert_eq!(lines[70_001]["snapshot"], json!({"a": []}));
+    assert_eq!(lines[70_002]["snapshot"], json!({"a": [1]}));
+    assert_eq!(run.done()["value"], json!({"a": [1]}));
+}
+
 #[test]
 fn a_tool_call_with_no_arguments_still_drops_the_prose_before_it() {
     let events = [
