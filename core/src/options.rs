@@ -91,7 +91,10 @@ pub struct Options {
     /// [`SERDE_MAX_DEPTH`], whatever this says: their final value is read by serde_json,
     /// which rejects deeper nesting, so a deeper document is
     /// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) at the bracket that crosses the
-    /// limit rather than a validation error at the end. The schema-less
+    /// limit rather than a validation error at the end. The cap is on the input, not on
+    /// what the model reads: a value under a key no field reads, nested deeper, is
+    /// `TooDeep` too, where serde_json, which skips such a value without counting its
+    /// depth, would read the document. The schema-less
     /// [`DynamicStream`](crate::DynamicStream) takes any cap.
     pub max_depth: usize,
     /// Bytes of prose (outside reasoning blocks) after which, with no value begun, the stream

@@ -1523,3 +1523,165 @@ fn strings(value: &serde_json::Value) -> Vec<(String, String)> {
     walk(value, String::new(), &mut out);
     out
 }
+
+// An adversarial review of the typed streams (issue 14's stop 45).
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+struct FixedPair {
+    fixed: [u8; 2],
+}
+
+/// A fixed-size array field reports an element past its length as settled
+/// (`InFixed(Element(2, 3))`, a path serde's type cannot hold) and refuses the array only
+/// at its closing bracket; a tuple refuses its trailing element as it settles, without
+/// reporting it (and `max_items` documents the same for a vector).
+#[test]
+fn fixed_array_does_not_report_an_element_past_its_length() {
+    let mut stream = FixedPair::stream();
+    let mut events = Vec::new();
+    let mut error = None;
+    for b in br#"{"fixed":[1,2,3,4]}"# {
+        match stream.feed(std::slice::from_ref(b)) {
+            Ok(fields) => events.extend(fields.map(|f| format!("{f:?}"))),
+            Err(e) => {
+                events.extend(e.fields().iter().map(|f| format!("{f:?}")));
+                error = Some((e.kind(), e.offset()));
+                break;
+            }
+        }
+    }
+    assert_eq!(error.map(|e| e.0), Some(ErrorKind::Validation));
+    assert!(
+        !events.iter().any(|e| e.contains("Element(2,")),
+        "an element past the array's length was reported: {events:?}"
+    );
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "snake_case")]
+#[settled(normalize)]
+enum TaskStatus {
+    InProgress,
+    Done,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize, Deserialize, StreamingModel)]
+#[serde(rename_all = "snake_case")]
+#[settled(normalize)]
+enum StatusOr {
+    InProgress,
+    Done,
+    #[serde(other)]
+    Unknown,
+}
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+struct NormalizedTask {
+    a: TaskStatus,
+    b: StatusOr,
+}
+
+/// `#[settled(normalize)]` does nothing on a unit enum with a `#[serde(other)]`
+/// fallback: `In Progress` settles as `Unknown` (serde's verdict on the raw text), while
+/// the same enum without the fallback settles it as `InProgress`, as the docs promise
+/// ("a name written in another case or with other separators ... settles as its variant").
+#[test]
+fn normalize_with_an_other_fallback() {
+    let mut stream = NormalizedTask::stream();
+    stream
+        .feed(br#"{"a": "In Progress", "b": "In Progress"}"#)
+        .unwrap();
+    let task = stream.finish().unwrap();
+    assert_eq!(task.a, TaskStatus::InProgress);
+    assert_eq!(task.b, StatusOr::InProgress);
+}
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+struct CappedThrough {
+    #[settled(max_items = 1)]
+    v: Vec<String>,
+    #[settled(max_items = 1)]
+    o: Option<Vec<String>>,
+    #[settled(max_items = 1)]
+    b: Box<Vec<String>>,
+}
+
+fn capped_item_events(text: &[u8]) -> Vec<String> {
+    let mut stream = CappedThrough::stream();
+    let mut events = Vec::new();
+    for b in text {
+        match stream.feed(std::slice::from_ref(b)) {
+            Ok(fields) => events.extend(fields.map(|f| format!("{f:?}"))),
+            Err(e) => {
+                events.extend(e.fields().iter().map(|f| format!("{f:?}")));
+                events.push(format!("ERR {}", e.kind().as_str()));
+                break;
+            }
+        }
+    }
+    events
+}
+
+/// `max_items` on a vector reports no element past the cap ("past it, the vector will
+/// be refused, so nothing in it is reported"), but the same constraint on an
+/// `Option<Vec<_>>` or `Box<Vec<_>>` field reports them (`OItem(1, "b")`): the `Items`
+/// impls for `Option`/`Box` (constraints.rs `through!`) do not forward `EVERY_ELEMENT`,
+/// so `items_cap` gives no cap.
+#[test]
+fn max_items_through_option_or_box_reports_elements_past_the_cap() {
+    let v = capped_item_events(br#"{"v":["a","b"],"o":null,"b":[]}"#);
+    assert_eq!(v, ["VItem(0, \"a\")", "ERR validation"]);
+    let o = capped_item_events(br#"{"v":[],"o":["a","b"],"b":[]}"#);
+    let b = capped_item_events(br#"{"v":[],"o":null,"b":["a","b"]}"#);
+    assert!(
+        !o.iter().any(|e| e.starts_with("OItem(1")) && !b.iter().any(|e| e.starts_with("BItem(1")),
+        "{o:?}\n{b:?}"
+    );
+}
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+struct TupleRow(u8, Option<String>);
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+struct TrailingTuples {
+    plain: (u8, u8, u8),
+    opt_last: (u8, u8, Option<u8>),
+    row: TupleRow,
+}
+
+fn trailing_element_path(text: &str) -> (Option<String>, u64) {
+    let mut stream = TrailingTuples::stream();
+    let _ = stream.feed(text.as_bytes());
+    let error = stream.finish().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Validation);
+    (error.path().map(String::from), error.offset())
+}
+
+/// A tuple (or tuple struct) whose last element is an `Option` names a trailing
+/// element one index too low: `/opt_last/2` for the 4th element of `[1,2,3,9]` (the
+/// byte offset is right: it points at the `9`). The same tuple ending in `u8` says
+/// `/plain/3`.
+#[test]
+fn trailing_element_path_after_an_option() {
+    let ok = r#""plain":[1,2,3],"opt_last":[1,2,3],"row":[1,"s"]"#;
+    let plain = trailing_element_path(&format!(
+        "{{{}}}",
+        ok.replace(r#""plain":[1,2,3]"#, r#""plain":[1,2,3,9]"#)
+    ));
+    assert_eq!(plain, (Some("/plain/3".into()), 16));
+    let opt = trailing_element_path(&format!(
+        "{{{}}}",
+        ok.replace(r#""opt_last":[1,2,3]"#, r#""opt_last":[1,2,3,9]"#)
+    ));
+    let row = trailing_element_path(&format!(
+        "{{{}}}",
+        ok.replace(r#""row":[1,"s"]"#, r#""row":[1,"s",9]"#)
+    ));
+    assert_eq!(
+        (opt, row),
+        (
+            (Some("/opt_last/3".into()), 35),
+            (Some("/row/2".into()), 49)
+        )
+    );
+}

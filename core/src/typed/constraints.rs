@@ -186,7 +186,23 @@ macro_rules! through {
     )*};
 }
 
-through!(Items::items -> usize, Length::length -> usize, Number::number -> Measured);
+through!(Length::length -> usize, Number::number -> Measured);
+
+/// An optional or boxed sequence counts as the sequence does: its elements past
+/// `max_items` are not reported either.
+impl<T: Items> Items for Option<T> {
+    const EVERY_ELEMENT: bool = T::EVERY_ELEMENT;
+    fn items(&self) -> Option<usize> {
+        self.as_ref().and_then(Items::items)
+    }
+}
+
+impl<T: Items> Items for Box<T> {
+    const EVERY_ELEMENT: bool = T::EVERY_ELEMENT;
+    fn items(&self) -> Option<usize> {
+        (**self).items()
+    }
+}
 
 /// "expected at least 1 item, got 0"
 fn bound(measured: f64, min: Option<f64>, max: Option<f64>, unit: &str) -> Result<(), String> {

@@ -63,11 +63,16 @@ struct VecFrame<T: StreamingModel> {
     position: usize,
     member: Member,
     outbox: Option<Item<T::Value, T::Field>>,
+    /// Elements at this position or later are not reported: the sequence will be refused
+    /// (an array of fixed length given more elements).
+    reported: usize,
 }
 
 impl<T: StreamingModel> VecFrame<T> {
-    fn new() -> Self {
+    /// A frame that reports the elements before position `reported` only.
+    fn reporting(reported: usize) -> Self {
         VecFrame {
+            reported,
             open: false,
             pushed: false,
             index: 0,
@@ -86,6 +91,7 @@ impl<T: StreamingModel> VecFrame<T> {
             self.position += 1;
         }
         match value {
+            Ok(_) if position >= self.reported => {}
             Ok(value) => {
                 self.outbox = Some(Item::Element(position, value));
                 out.emit();
@@ -172,6 +178,9 @@ impl<T: StreamingModel> Frame for VecFrame<T> {
         else {
             return false;
         };
+        if self.position >= self.reported {
+            return false;
+        }
         self.outbox = Some(Item::Inner(self.position, field));
         true
     }
@@ -183,6 +192,21 @@ impl<T: StreamingModel> Frame for VecFrame<T> {
     fn path<'s>(&'s self, steps: &mut Vec<Step<'s>>) {
         steps.push(Step::Index(self.index));
     }
+}
+
+/// [`Vec`]'s step, its elements reported up to position `reported` (an array of that
+/// fixed length: past it, the array will be refused, so nothing in it is reported).
+pub(super) fn vec_step<T: StreamingModel>(
+    member: &mut Member,
+    event: &Event<'_>,
+    slot: &mut dyn Slot<Vec<T::Draft>>,
+    reported: usize,
+) -> Flow<Vec<T::Value>> {
+    if member.level() == 0 && matches!(event, Event::BeginArray) {
+        slot.set(Vec::new());
+        return Flow::Push(Box::new(VecFrame::<T>::reporting(reported)));
+    }
+    member.follow(event)
 }
 
 impl<T: StreamingModel> StreamingModel for Vec<T> {
@@ -207,11 +231,7 @@ impl<T: StreamingModel> StreamingModel for Vec<T> {
         event: &Event<'_>,
         slot: &mut dyn Slot<Self::Draft>,
     ) -> Flow<Self::Value> {
-        if member.level() == 0 && matches!(event, Event::BeginArray) {
-            slot.set(Vec::new());
-            return Flow::Push(Box::new(VecFrame::<T>::new()));
-        }
-        member.follow(event)
+        vec_step::<T>(member, event, slot, usize::MAX)
     }
 
     fn frame_draft(draft: &mut Self::Draft) -> Option<&mut dyn Any> {

@@ -62,8 +62,9 @@ pub(crate) fn canonical<'n>(text: &str, variants: &[&[&'n str]]) -> Option<&'n s
 }
 
 /// The builder of a unit enum with `#[settled(normalize)]`: serde reads the value as
-/// written; if it refuses a string that names exactly one variant once case and separators
-/// are ignored, serde reads that variant's canonical name instead.
+/// written; a string that is no variant's name as written but names exactly one variant
+/// once case and separators are ignored is read as that variant's canonical name, before
+/// a `#[serde(other)]` variant takes it (`In Progress` is `InProgress`, not `Unknown`).
 pub fn normalized_step<T: DeserializeOwned + Clone>(
     member: &mut Member,
     event: &Event<'_>,
@@ -73,19 +74,24 @@ pub fn normalized_step<T: DeserializeOwned + Clone>(
     let Some(raw) = member.track(event) else {
         return Flow::More;
     };
-    let value = from_raw::<T>(raw).or_else(|rejected| {
-        let Ok(text) = serde_json::from_slice::<String>(raw.bytes()) else {
-            return Err(rejected);
-        };
-        match canonical(&text, variants) {
+    let text = serde_json::from_slice::<String>(raw.bytes()).ok();
+    let named = text.as_deref().and_then(|text| {
+        let exact = variants.iter().any(|names| names.contains(&text));
+        if exact {
+            None
+        } else {
+            canonical(text, variants)
+        }
+    });
+    let value =
+        match named {
             Some(name) => serde_json::from_value(serde_json::Value::String(name.to_owned()))
                 .map_err(|error| Rejected {
                     error,
                     span: raw.span(),
                 }),
-            None => Err(rejected),
-        }
-    });
+            None => from_raw::<T>(raw),
+        };
     if let Ok(v) = &value {
         slot.set(v.clone());
     }

@@ -81,7 +81,8 @@ collected! {
 }
 
 /// An array streams as a `Vec` of its elements; its length is checked as it settles, with
-/// serde's message.
+/// serde's message. An element past its length is not reported (the array will be
+/// refused).
 impl<T: StreamingModel, const N: usize> StreamingModel for [T; N]
 where
     [T::Value; N]: DeserializeOwned + std::fmt::Debug + Send,
@@ -110,7 +111,8 @@ where
         event: &Event<'_>,
         slot: &mut dyn Slot<Self::Draft>,
     ) -> Flow<Self::Value> {
-        match <Vec<T>>::step(member, event, slot) {
+        // An element past `N` is not reported: the array will be refused.
+        match super::containers::vec_step::<T>(member, event, slot, N) {
             Flow::More => Flow::More,
             Flow::Push(frame) => Flow::Push(frame),
             Flow::Done(result) => Flow::Done(result.and_then(exactly::<T::Value, N>)),
@@ -238,6 +240,8 @@ impl<S: Tuple> TupleFrame<S> {
     fn element_done(&mut self, field: Result<S::Field, Rejected>, out: &mut Out) {
         self.open = false;
         self.position += 1;
+        // The next element, past the tuple's size too, begins with a fresh member.
+        self.member = Member::default();
         match field {
             Ok(field) => {
                 self.outbox = Some(field);
@@ -313,6 +317,7 @@ impl<S: Tuple> Frame for TupleFrame<S> {
             _ => {
                 self.open = false;
                 self.position += 1;
+                self.member = Member::default();
             }
         }
     }
