@@ -120,16 +120,19 @@ pub async fn review_with_reqwest(
     let mut body = response.bytes_stream();
     let mut decoder = Decoder::new(Provider::OpenAiChat);
     let (mut stream, mut finish) = (Review::stream(), None);
-    while let Some(bytes) = body.next().await {
-        let bytes = match bytes {
-            Ok(bytes) => bytes,
-            Err(dropped) => {
-                // The connection dropped: judge what arrived (a cut value is `Truncated`).
+    loop {
+        let (deltas, end) = match body.next().await {
+            Some(Ok(bytes)) => (decoder.feed(&bytes)?, false),
+            // The body's end, or the connection dropped: what the decoder still held (an
+            // event the body ended inside is dropped), then judge what arrived (a cut
+            // value is `Truncated`).
+            Some(Err(dropped)) => {
                 eprintln!("the connection dropped: {dropped}");
-                break;
+                (decoder.finish()?, true)
             }
+            None => (decoder.finish()?, true),
         };
-        for delta in decoder.feed(&bytes)? {
+        for delta in deltas {
             match delta {
                 Delta::Text {
                     channel: Channel::Text,
@@ -144,8 +147,10 @@ pub async fn review_with_reqwest(
                 _ => {}
             }
         }
+        if end {
+            break;
+        }
     }
-    decoder.finish()?; // an event the body ended inside is dropped
     // `finish_reason: length` with the value incomplete: `Truncated`, naming `length`,
     // with the last draft (`StreamError::draft`).
     Ok(stream.finish_with(finish.as_ref())?)

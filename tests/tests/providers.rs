@@ -599,7 +599,8 @@ fn a_character_split_in_utf16_halves_across_events_is_joined() {
 }
 
 /// UTF-16 halves outside the text channels are joined or U+FFFD, never shown as the
-/// decoder's markers: a refusal split between events, a tool's input sent whole.
+/// decoder's markers: a refusal split between events; a tool's input sent whole keeps
+/// the escape as written.
 #[test]
 fn utf16_halves_outside_the_text_are_not_leaked() {
     let refusal = concat!(
@@ -631,11 +632,14 @@ fn utf16_halves_outside_the_text_are_not_leaked() {
         "\n\n",
     );
     let deltas = decode(Provider::Anthropic, whole.as_bytes(), whole.len());
-    assert_eq!(text_of(&deltas, Channel::Tool(0)), "{\"q\":\"a\u{FFFD}\"}");
+    // The input sent whole is its text as written: the lone half's escape, as streamed
+    // arguments keep it (serde refuses it in a string; a marker never shows).
+    assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"q":"a\ud83d"}"#);
 }
 
 /// A body that ends (a dropped connection, no finish reason) still joins or replaces the
-/// halves it holds: a tool's input sent whole with a lone half, a text whose last delta
+/// halves it holds: a tool's input sent whole with a lone half (its escape, as written), a
+/// text whose last delta
 /// ended with a first half (review: the decoder's markers reached the value, and the
 /// half was lost).
 #[test]
@@ -647,7 +651,7 @@ fn utf16_halves_at_the_end_of_a_body_are_not_leaked() {
     );
     for chunk in [1, 7, whole.len()] {
         let deltas = decode(Provider::Anthropic, whole.as_bytes(), chunk);
-        assert_eq!(text_of(&deltas, Channel::Tool(0)), "{\"a\":\"x\u{FFFD}\"}");
+        assert_eq!(text_of(&deltas, Channel::Tool(0)), r#"{"a":"x\ud83d"}"#);
     }
     let cut = concat!(
         r#"data: {"choices":[{"index":0,"delta":{"content":"{\"a\": \"x\ud83d"}}]}"#,
@@ -1025,4 +1029,80 @@ fn arguments_sent_whole_survive_a_cut_after_them() {
             );
         }
     }
+}
+
+/// A review: an Anthropic tool input sent whole with its start kept a lone surrogate
+/// escape as U+FFFD (the event is marked to be read, and its text was taken from the
+/// marked copy), where the same input streamed keeps the escape: the two read alike now.
+#[test]
+fn a_whole_tool_input_keeps_a_lone_surrogate_escape_as_streamed_input_does() {
+    let whole = concat!(
+        "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{\"q\":\"\\ud83d x\",\"r\":\"\\uDC00\\ud83d\\ude00\"}}}\n\n",
+        "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"}}\n\n",
+    );
+    let streamed = concat!(
+        "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{}}}\n\n",
+        "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"q\\\":\\\"\\\\ud83d x\\\",\\\"r\\\":\\\"\\\\udc00\\\\ud83d\\\\ude00\\\"}\"}}\n\n",
+        "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"}}\n\n",
+    );
+    let expected = r#"{"q":"\ud83d x","r":"\udc00\ud83d\ude00"}"#;
+    for (name, body) in [("streamed", streamed), ("whole", whole)] {
+        for chunk in [1, 7, body.len()] {
+            let deltas = decode(Provider::Anthropic, body.as_bytes(), chunk);
+            assert_eq!(
+                text_of(&deltas, Channel::Tool(0)),
+                expected,
+                "{name}, {chunk}"
+            );
+        }
+    }
+}
+
+/// A review: an event that is not JSON made an error quoting the whole event (10 MB here,
+/// up to the event limit), kept and cloned by every later call; it quotes its start now.
+#[test]
+fn an_error_quotes_the_start_of_a_long_event_only() {
+    let body = format!("data: {{\"choices\": {}\n\n", "é".repeat(5_000_000));
+    let mut decoder = Decoder::new(Provider::OpenAiChat);
+    let error = decoder.feed(body.as_bytes()).unwrap_err();
+    assert!(error.message.len() < 1_000, "{} bytes", error.message.len());
+    assert!(
+        error.message.starts_with("an event's data is not JSON"),
+        "{}",
+        error.message
+    );
+    assert!(
+        error.message.contains("{\"choices\": éé"),
+        "{}",
+        error.message
+    );
+    assert!(error.message.ends_with('…'), "{}", error.message);
+    // A provider's own error message, however long, is quoted as far as 2,000 characters.
+    let long = "x".repeat(100_000);
+    let body = format!("data: {{\"type\":\"error\",\"error\":{{\"message\":\"{long}\"}}}}\n\n");
+    let mut decoder = Decoder::new(Provider::Anthropic);
+    let error = decoder.feed(body.as_bytes()).unwrap_err();
+    assert!(error.message.len() < 2_100, "{} bytes", error.message.len());
+    assert!(
+        error.message.starts_with("the provider sent an error: xxx"),
+        "{}",
+        error.message
+    );
+}
+
+/// A review: an `id:` line stays the id of every later event, and is shared by them, not
+/// copied into each.
+#[test]
+fn an_event_id_is_shared_by_the_events_after_it() {
+    let mut parser = settled::provider::sse::SseParser::new();
+    let body = format!(
+        "id: {}\ndata: a\n\ndata: b\n\nid: 2\ndata: c\n\n",
+        "x".repeat(1000)
+    );
+    let events = parser.feed(body.as_bytes());
+    assert_eq!(events.len(), 3);
+    let (a, b) = (events[0].id.clone().unwrap(), events[1].id.clone().unwrap());
+    assert_eq!(a.len(), 1000);
+    assert!(std::sync::Arc::ptr_eq(&a, &b));
+    assert_eq!(events[2].id.as_deref(), Some("2"));
 }

@@ -2,7 +2,8 @@
 //! with the exact input that showed it (or a smaller one). Resource bounds (memory, time,
 //! stack) are in `resources.rs`.
 // Models here are streamed, not read field by field.
-#![allow(dead_code)]
+// A boxed vector (`CappedThrough`) is what a user may write.
+#![allow(dead_code, clippy::box_collection)]
 
 use serde::{Deserialize, Serialize};
 use settled::provider::FinishWith;
@@ -1596,6 +1597,7 @@ fn normalize_with_an_other_fallback() {
     assert_eq!(task.b, StatusOr::InProgress);
 }
 
+// A boxed vector is what a user may write (the cap must hold through it too).
 #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
 struct CappedThrough {
     #[settled(max_items = 1)]

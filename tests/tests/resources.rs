@@ -281,6 +281,32 @@ fn run_case(name: &str) -> u64 {
             }
             fed
         }
+        "provider_hostile_framing" => {
+            // A review: a 1 MiB `id:` line was copied into every later event (1,000 events
+            // held 1 GB, fed in one call), and tool calls at the largest index there is
+            // were each numbered by a search from 0 (quadratic: 815 KB took 10 s).
+            use settled::provider::{Decoder, Provider};
+            let long_id = format!("id: {}\n\n", "x".repeat(1 << 20));
+            let events = "data: {}\n\n".repeat(1_000);
+            let body = format!("{long_id}{events}");
+            let mut decoder = Decoder::new(Provider::OpenAiChat);
+            decoder.feed(body.as_bytes()).unwrap();
+            decoder.finish().unwrap();
+            let calls: String = (0..30_000)
+                .map(|i| {
+                    format!(
+                        "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"tool_calls\":[{{\"index\":{},\"id\":\"a{i}\"}}]}}}}]}}\n\n",
+                        usize::MAX
+                    )
+                })
+                .collect();
+            let mut decoder = Decoder::new(Provider::OpenAiChat);
+            for chunk in calls.as_bytes().chunks(65536) {
+                decoder.feed(chunk).unwrap();
+            }
+            decoder.finish().unwrap();
+            (body.len() + calls.len()) as u64
+        }
         other => panic!("no case {other}"),
     }
 }
@@ -404,6 +430,11 @@ fn many_values_kept_last_in_one_chunk_are_linear_and_bounded() {
 #[test]
 fn provider_decoders_are_linear_in_tool_calls() {
     assert_bounded("many_tool_calls", Duration::from_secs(60));
+}
+
+#[test]
+fn provider_decoders_are_linear_in_long_ids_and_calls_at_the_largest_index() {
+    assert_bounded("provider_hostile_framing", Duration::from_secs(60));
 }
 
 #[test]

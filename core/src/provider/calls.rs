@@ -32,6 +32,9 @@ pub(crate) struct Calls {
     numbers: BTreeMap<usize, Option<usize>>,
     /// The tool name each call was given.
     names: BTreeMap<usize, String>,
+    /// Once a provider gave the largest index there is: no number below this one is free
+    /// (numbers are never given back, so the search for a free one goes on from here).
+    free_from: usize,
 }
 
 impl Calls {
@@ -112,16 +115,20 @@ impl Calls {
 
     /// A call number none has had: past every one handed out, or (when a provider gave
     /// the largest index there is) the lowest free one.
-    fn next(&self) -> usize {
+    fn next(&mut self) -> usize {
         let past = |last: Option<&usize>| last.map_or(Some(0), |m| m.checked_add(1));
         match (
             past(self.numbers.keys().next_back()),
             past(self.started.last()),
         ) {
             (Some(a), Some(b)) => a.max(b),
-            _ => (0..usize::MAX)
-                .find(|n| !self.numbers.contains_key(n) && !self.started.contains(n))
-                .unwrap_or(0),
+            _ => {
+                let free = (self.free_from..usize::MAX)
+                    .find(|n| !self.numbers.contains_key(n) && !self.started.contains(n))
+                    .unwrap_or(0);
+                self.free_from = free;
+                free
+            }
         }
     }
 

@@ -382,7 +382,10 @@ impl Decoder {
         let value: Value = match serde_json::from_str(&data) {
             Ok(value) => value,
             Err(e) => event_json::wide_value(&data).ok_or_else(|| {
-                error(format!("an event's data is not JSON ({e}): {}", event.data))
+                error(format!(
+                    "an event's data is not JSON ({e}): {}",
+                    excerpt(&event.data, 200)
+                ))
             })?,
         };
         let calls = &mut self.calls;
@@ -433,6 +436,7 @@ fn provider_error(value: &Value) -> DecodeError {
         .or_else(|| value["error"].as_str())
         .or_else(|| value["message"].as_str())
         .unwrap_or("unknown error");
+    let message = excerpt(message, 2000);
     error(format!("the provider sent an error: {message}"))
 }
 
@@ -467,6 +471,7 @@ fn not_event_stream(head: &[u8]) -> DecodeError {
                 None => error.to_string(),
             },
         };
+        let message = excerpt(&message, 2000);
         return self::error(format!("{NOT_SSE}; the provider sent an error: {message}"));
     }
     let start: String = text.chars().take(100).collect();
@@ -477,6 +482,15 @@ fn not_event_stream(head: &[u8]) -> DecodeError {
         ""
     };
     self::error(format!("{NOT_SSE}{hint}: it begins {start:?}{more}"))
+}
+
+/// The first `chars` characters of `text`, and `…` if there is more: an error quotes the
+/// input it failed on without holding all of it (an event may be hundreds of MiB).
+fn excerpt(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", text.get(..end).unwrap_or_default()),
+        None => text.to_owned(),
+    }
 }
 
 fn openai_chat(
@@ -649,6 +663,7 @@ fn anthropic(
             let input = &value["content_block"]["input"];
             calls.start(index(&value["index"]), input, || {
                 event_json::source_text(data, &["content_block", "input"])
+                    .map(|text| surrogates::unmark_escapes(&text))
             });
             deltas.push(Delta::ToolStart {
                 index: index(&value["index"]),

@@ -23,8 +23,9 @@ pub struct SseEvent {
     pub event: Option<String>,
     /// The `data:` lines, joined with `\n`.
     pub data: String,
-    /// The `id:` field, if any.
-    pub id: Option<String>,
+    /// The last `id:` field, if any: it stays the events' id until another comes, and is
+    /// shared by them (a long id is not copied into every later event).
+    pub id: Option<std::sync::Arc<str>>,
 }
 
 /// Incremental SSE parser. Lines may be split anywhere, including inside a UTF-8
@@ -36,7 +37,7 @@ pub struct SseParser {
     after_cr: bool,
     event: Option<String>,
     data: Option<String>,
-    id: Option<String>,
+    id: Option<std::sync::Arc<str>>,
     /// A line has ended: a byte-order mark is no longer the stream's first.
     past_first_line: bool,
     /// The most bytes one event may hold (its lines and data); `None`: no limit.
@@ -165,7 +166,7 @@ impl SseParser {
                 None => self.data = Some(value.to_owned()),
             },
             "event" => self.event = Some(value.to_owned()),
-            "id" => self.id = Some(value.to_owned()),
+            "id" => self.id = Some(value.into()),
             _ => {}
         }
         None

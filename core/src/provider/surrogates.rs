@@ -169,6 +169,30 @@ pub(crate) fn scrub(text: String) -> String {
     out
 }
 
+/// JSON `text` read from a marked event (see [`mark`]) with each marker written back as
+/// the escape it stood for (`\ud83d`): the text as the provider wrote it, but for the
+/// case of the escape's hex digits.
+pub(crate) fn unmark_escapes(text: &str) -> String {
+    if !text.contains(MARK) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c == MARK)
+            .then(|| chars.peek().and_then(|&next| half_of(next)))
+            .flatten()
+        {
+            Some(unit) => {
+                chars.next();
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
 /// A character of a delta, or a marked half.
 enum Unit {
     Char(char),
