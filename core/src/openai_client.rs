@@ -287,13 +287,14 @@ where
                         // A tool without parameters: its arguments stream as nothing.
                         let _ = stream.feed(b"{}");
                     }
-                    return Poll::Ready(Some(match stream.finish_with(this.finish.as_ref()) {
-                        Ok(value) => Ok(Update::Done(value)),
-                        Err(e) => match this.refusal.text() {
-                            // The model declined: its words say more than "no JSON".
-                            Some(text) => Err(UpdateError::Refused(text.to_owned())),
-                            None => Err(UpdateError::Stream(e)),
-                        },
+                    let result = stream.finish_with(this.finish.as_ref());
+                    return Poll::Ready(Some(match (this.refusal.text(), result) {
+                        // The model declined: its words say more than "no JSON", and a
+                        // refused response is no answer whatever came with it (as
+                        // `Decoder` reads it).
+                        (Some(text), _) => Err(UpdateError::Refused(text.to_owned())),
+                        (None, Ok(value)) => Ok(Update::Done(value)),
+                        (None, Err(e)) => Err(UpdateError::Stream(e)),
                     }));
                 }
             }
@@ -381,6 +382,19 @@ mod tests {
         let all = drain_content(vec![
             chunk(r#"{"role": "assistant", "refusal": "I can't "}"#, None),
             chunk(r#"{"refusal": "help with that."}"#, None),
+            chunk("{}", Some("stop")),
+        ]);
+        match all.last() {
+            Some(Err(UpdateError::Refused(text))) => {
+                assert_eq!(text, "I can't help with that.");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A review: content that reads as an answer, then a refusal, was the answer here
+        // where `Decoder` reports the refusal; both report it now.
+        let all = drain_content(vec![
+            chunk(r#"{"content": "{\"a\": 1}"}"#, None),
+            chunk(r#"{"refusal": "I can't help with that."}"#, None),
             chunk("{}", Some("stop")),
         ]);
         match all.last() {

@@ -65,7 +65,8 @@ pub enum UpdateError<T: StreamingModel, E> {
     /// settled's error, with the last draft.
     Stream(StreamError<T>),
     /// The model refused to answer in the requested format (OpenAI's `refusal`): its
-    /// words (at most 4 KiB, with an ellipsis when cut).
+    /// words (at most 4 KiB, with an ellipsis when cut). A refused response is no answer,
+    /// whatever content came with it.
     Refused(String),
 }
 
