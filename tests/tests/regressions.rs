@@ -1687,3 +1687,63 @@ fn trailing_element_path_after_an_option() {
         )
     );
 }
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub struct NullableItem {
+    name: String,
+    qty: u32,
+}
+
+/// A newtype over an `Option` root: it streams as the value it wraps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+pub struct MaybeItem(Option<NullableItem>);
+
+/// The same through `#[serde(transparent)]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+#[serde(transparent)]
+pub struct FoundItem {
+    found: Option<NullableItem>,
+}
+
+/// A review: a `null` reply (the model's "nothing found") is the value of an `Option`
+/// root, and serde reads it for a newtype or transparent struct over one, but those
+/// refused it (`NoStructure`): the derived wrapper did not say its inner type reads `null`.
+#[test]
+fn a_null_reply_is_the_value_of_a_newtype_over_an_option() {
+    fn run<T: StreamingModel>(input: &str, size: usize) -> Result<T::Value, (ErrorKind, u64)> {
+        let mut stream = TypedStream::<T>::new();
+        for chunk in input.as_bytes().chunks(size) {
+            stream.feed(chunk).map_err(|e| (e.kind(), e.offset()))?;
+        }
+        stream.finish().map_err(|e| (e.kind(), e.offset()))
+    }
+    for input in [
+        "null",
+        "```json\nnull\n```",
+        "<think>nothing matches</think>\nnull",
+    ] {
+        for size in [input.len(), 1, 7] {
+            assert_eq!(
+                run::<Option<NullableItem>>(input, size),
+                Ok(None),
+                "{input:?}"
+            );
+            assert_eq!(
+                run::<MaybeItem>(input, size),
+                Ok(MaybeItem(None)),
+                "{input:?}"
+            );
+            assert_eq!(
+                run::<FoundItem>(input, size),
+                Ok(FoundItem { found: None }),
+                "{input:?}"
+            );
+        }
+    }
+    let value = r#"{"name": "a", "qty": 1}"#;
+    let item = NullableItem {
+        name: "a".into(),
+        qty: 1,
+    };
+    assert_eq!(run::<MaybeItem>(value, 1), Ok(MaybeItem(Some(item))));
+}

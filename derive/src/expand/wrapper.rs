@@ -70,6 +70,7 @@ pub(super) fn expand(model: &Model<'_>, wrapper: &Wrapper<'_>) -> TokenStream {
 
                 const MODEL: bool = <#inner as __p::StreamingModel>::MODEL;
                 const SHAPE: __p::Shape = <#inner as __p::StreamingModel>::SHAPE;
+                const NULLABLE: bool = <#inner as __p::StreamingModel>::NULLABLE;
                 const ELEMENT: __p::Shape = <#inner as __p::StreamingModel>::ELEMENT;
                 const LIMITS: __p::Limits = <#inner as __p::StreamingModel>::LIMITS;
                 const VALIDATES: bool = <#inner as __p::StreamingModel>::VALIDATES;
