@@ -1747,3 +1747,60 @@ fn a_null_reply_is_the_value_of_a_newtype_over_an_option() {
     };
     assert_eq!(run::<MaybeItem>(value, 1), Ok(MaybeItem(Some(item))));
 }
+
+/// A review: an empty answer in prose, then a citation that ends the reply. The
+/// schema-less stream reads `[]`, as the docs say (a citation is the value only if no
+/// other comes, nor an empty one came before it); a typed list root took the citation
+/// (`[2]` for `Vec<u32>`, a refusal for `Vec<String>`), and returned it from a reply the
+/// provider cut. One that begins its line after a task list is a typed list's answer.
+#[test]
+fn an_empty_answer_before_a_citation_that_ends_the_reply_is_the_answer() {
+    fn typed<T: StreamingModel>(
+        input: &str,
+        size: usize,
+        cut: bool,
+    ) -> Result<T::Value, ErrorKind> {
+        let mut stream = TypedStream::<T>::new();
+        for chunk in input.as_bytes().chunks(size) {
+            stream.feed(chunk).map_err(|e| e.kind())?;
+        }
+        match cut {
+            true => stream.finish_cut("length").map_err(|e| e.kind()),
+            false => stream.finish().map_err(|e| e.kind()),
+        }
+    }
+    for input in [
+        "No items match, so the result is: []\n\nThis follows the policy (see [2]).",
+        "Result: []\nAs noted in [2].",
+        "Here you go: [] (see [2])",
+    ] {
+        for size in [input.len(), 1, 7] {
+            let dynamic = dynamic(
+                &Options::default(),
+                &input.as_bytes().chunks(size).collect::<Vec<_>>(),
+            );
+            assert_eq!(dynamic, Ok("[]".to_owned()), "{input:?}");
+            assert_eq!(
+                typed::<Vec<u32>>(input, size, false),
+                Ok(vec![]),
+                "{input:?}"
+            );
+            assert_eq!(
+                typed::<Vec<String>>(input, size, false),
+                Ok(vec![]),
+                "{input:?}"
+            );
+            assert_eq!(
+                typed::<Vec<u32>>(input, size, true),
+                Err(ErrorKind::Truncated),
+                "cut: {input:?}"
+            );
+        }
+    }
+    for size in [1, 7, 100] {
+        assert_eq!(
+            typed::<Vec<u32>>("- [ ] task\n[3]", size, false),
+            Ok(vec![3])
+        );
+    }
+}

@@ -677,12 +677,20 @@ impl Scanner {
 
     /// The input ends, or is cut, or stops at the byte cap, right after a possible
     /// citation (see `Scanner::citation_at_close`): nothing followed it on its line, so it
-    /// is a value (a second one as the policy reads one).
-    pub(super) fn end_citation<S: Sink>(&mut self, sink: &mut S) {
+    /// is a value (a second one as the policy reads one), unless an empty container came
+    /// before it in the prose and a word leads it (`Result: []` then `as noted in [2].`):
+    /// that one is then the value, as it is where a word follows the citation, and this
+    /// returns false with the citation dropped, for the caller to fall back on the empty
+    /// one. (One that begins its line, a typed list's answer after `- [ ] task`, stands.)
+    pub(super) fn end_citation<S: Sink>(&mut self, sink: &mut S) -> bool {
         if self.done && !self.line_led {
             // After the answer, a citation is prose to the end (`See [1]`).
             self.drop_root();
-            return;
+            return true;
+        }
+        if !self.done && self.empty_root.is_some() && !self.line_led {
+            self.drop_root();
+            return false;
         }
         if self.muted || self.deep.is_some() {
             self.close_held(&mut crate::IgnoreSink);
@@ -692,6 +700,7 @@ impl Scanner {
         if self.second_confirmed {
             self.keep_first();
         }
+        true
     }
 
     /// Reads a span's text again, as prose (see [`Span`](state::Span)), at its place in
@@ -791,9 +800,8 @@ impl Scanner {
         // The input ended inside a root nested past the cap, before it showed whether it
         // was JSON: the depth is what is wrong with it (a second root's is dropped).
         self.deep_is_json()?;
-        if self.state == State::AfterCitation {
-            // Nothing followed it on its line: it was the answer (`Result: [3]`).
-            self.end_citation(sink);
+        // Nothing followed it on its line: it was the answer (`Result: [3]`).
+        if self.state == State::AfterCitation && self.end_citation(sink) {
             return Ok(());
         }
         if self.done && (self.tentative || self.muted || self.in_prose()) {
@@ -953,7 +961,8 @@ impl Scanner {
         self.end_span(sink)?;
         self.deep_is_json()?;
         if self.state == State::AfterCitation {
-            // The value was complete when the provider cut what followed it.
+            // The value was complete when the provider cut what followed it (or an empty
+            // container before it was, which a cut does not make the answer).
             self.end_citation(sink);
         }
         if self.done && (self.tentative || self.muted) {

@@ -246,9 +246,9 @@ impl Scanner {
             self.ignore_rest |= restored;
             return restored;
         }
-        if self.state == State::AfterCitation {
-            // Nothing past the cap is read to tell: the array stands, as a root would.
-            self.end_citation(sink);
+        // Nothing past the cap is read to tell: the array stands, as a root would (or the
+        // empty container before it, below).
+        if self.state == State::AfterCitation && self.end_citation(sink) {
             self.ignore_rest = true;
             return self.done;
         }
