@@ -1804,3 +1804,49 @@ fn an_empty_answer_before_a_citation_that_ends_the_reply_is_the_answer() {
         );
     }
 }
+
+/// A review: a fenced `null` with prose before it is the value of an `Option` root of an
+/// object or a list (as it is with prose only after it, and for an `Option<u32>` or the
+/// schema-less stream); it was `NoStructure`. Any other scalar in the fence is not.
+#[test]
+fn a_fenced_null_after_prose_is_the_value_of_an_option_root() {
+    fn run<T: StreamingModel>(input: &str, size: usize) -> Result<T::Value, ErrorKind> {
+        let mut stream = TypedStream::<T>::new();
+        for chunk in input.as_bytes().chunks(size) {
+            stream.feed(chunk).map_err(|e| e.kind())?;
+        }
+        stream.finish().map_err(|e| e.kind())
+    }
+    for input in [
+        "No results.\n```json\nnull\n```",
+        "I couldn't find a matching record, so:\n```json\nnull\n```\nSorry.",
+    ] {
+        for size in [input.len(), 1, 7] {
+            assert_eq!(
+                run::<Option<NullableItem>>(input, size),
+                Ok(None),
+                "{input:?}"
+            );
+            assert_eq!(run::<Option<Vec<u32>>>(input, size), Ok(None), "{input:?}");
+            assert_eq!(
+                run::<MaybeItem>(input, size),
+                Ok(MaybeItem(None)),
+                "{input:?}"
+            );
+            assert_eq!(run::<Option<u32>>(input, size), Ok(None), "{input:?}");
+        }
+        let other = input.replace("null", "42");
+        assert_eq!(
+            run::<Option<NullableItem>>(&other, 1),
+            Err(ErrorKind::NoStructure),
+            "{other:?}"
+        );
+        let other = input.replace("null", "\"none\"");
+        assert_eq!(
+            run::<Option<Vec<u32>>>(&other, 7),
+            Err(ErrorKind::NoStructure)
+        );
+        // Not an `Option`: no scalar is its value.
+        assert_eq!(run::<NullableItem>(input, 1), Err(ErrorKind::NoStructure));
+    }
+}

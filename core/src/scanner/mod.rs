@@ -266,6 +266,9 @@ pub struct Scanner {
     /// A reply that is one string may be the value (lenient, and no typed root of
     /// another shape).
     lone_strings: bool,
+    /// A typed root of a shape that also reads `null` (an `Option`): a reply that is
+    /// `null` (alone, or in a JSON fence) is its value (lenient).
+    lone_null: bool,
     /// A span's text is being read again: backticks open no span in it.
     replaying: bool,
     /// The last byte of the chunks fed before this one (0 before any): the byte before a
@@ -407,6 +410,7 @@ impl Scanner {
             lone_end: None,
             lone_span: None,
             lone_strings: lone.is_some(),
+            lone_null: lone.is_some(),
             replaying: false,
             last_fed: 0,
             done: false,
@@ -434,6 +438,7 @@ impl Scanner {
     pub(crate) fn expect_root(&mut self, object: bool, nullable: bool) {
         self.root_shape = Some(object);
         self.lone_strings = false;
+        self.lone_null = self.lone_null && nullable;
         // A typed root of that shape is no other scalar.
         match (&mut self.lone, nullable) {
             (Some(lone), true) => lone.null_only(),
@@ -918,7 +923,7 @@ impl Scanner {
     /// A JSON fence opened after prose at `i`, its tag line ending there (see
     /// `fence_scalar`): the rest of the chunk is followed from the next line.
     pub(super) fn open_fence_scalar(&mut self, b: &[u8], i: usize, after_prose: bool) {
-        if !after_prose || self.lone.is_some() || !self.lone_strings || self.done || self.again {
+        if !after_prose || self.lone.is_some() || !self.lone_null || self.done || self.again {
             return;
         }
         // The first one stays, unless the last value is kept (`Example:` then `Actual:`).
@@ -928,7 +933,11 @@ impl Scanner {
         }
         let (line, _) = self.locate(b, i);
         let next = self.fed + i as u64 + 1;
-        let lone = lone::Lone::in_fence(self.preamble.fence_byte, (next, line + 1, next));
+        let mut lone = lone::Lone::in_fence(self.preamble.fence_byte, (next, line + 1, next));
+        if !self.lone_strings {
+            // A typed root of a shape that reads `null` too: that is the one scalar.
+            lone.null_only();
+        }
         self.fence_scalar = Some(Box::new(lone));
         self.follow_fence_scalar(b.get(i + 1..).unwrap_or_default());
     }
