@@ -171,7 +171,10 @@ impl<T: StreamingModel> TypedStream<T> {
         self.sink.slot.is_some()
     }
 
-    /// Calls `handler` for every field as it settles, inside [`TypedStream::feed`].
+    /// Calls `handler` for every field as it settles, inside [`TypedStream::feed`] (and
+    /// [`TypedStream::push`]), and inside [`TypedStream::finish`] for what only the end of
+    /// the input settles (a root number's last digits, a list held until what followed it
+    /// showed): `feed` returns no field for those, the final value holds them.
     pub fn on_field(&mut self, handler: impl FnMut(&T::Field) + Send + 'static) -> &mut Self {
         self.handlers.push(Box::new(handler));
         self
