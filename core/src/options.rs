@@ -37,7 +37,9 @@ pub struct Options {
     /// began its line), and is the value only if no other comes, nor an empty one came
     /// before it; for a typed
     /// stream a bracket of the other shape than its root's is prose, though a value
-    /// inside it may be the answer). An array
+    /// inside it may be the answer, and so is a list in prose whose first element has
+    /// another shape than the root list's elements (`see ["docs"]` before a list of
+    /// objects)). An array
     /// right after a word, a bracket or a parenthesis that closes on one scalar indexes it
     /// (`arr[0]`, `Paris[1]`): prose. A fence is three or more backticks, or tildes
     /// where a line begins; its tag, the first word after it, names JSON if it is
