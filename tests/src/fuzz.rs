@@ -664,6 +664,44 @@ pub fn options(data: &[u8]) {
         whole, bytewise,
         "{options:?}: the typed outcome depends on the chunking"
     );
+    // Roots whose lenient reading differs: a list (citations, task lists, empty answers)
+    // and an `Option` of one (a `null` reply, alone or fenced).
+    for chunks in [&[input][..], &chunked(input, &[7])] {
+        let list = root_outcome::<Vec<u32>>(&options, chunks);
+        assert_eq!(
+            list,
+            root_outcome::<Vec<u32>>(&options, &chunked(input, &[1]))
+        );
+        let maybe = root_outcome::<Option<Vec<String>>>(&options, chunks);
+        assert_eq!(
+            maybe,
+            root_outcome::<Option<Vec<String>>>(&options, &chunked(input, &[1]))
+        );
+    }
+}
+
+/// How a typed stream of root `T` with `options` ended (see [`typed_outcome`]).
+fn root_outcome<T>(options: &Options, chunks: &[&[u8]]) -> Outcome
+where
+    T: StreamingModel,
+    T::Value: serde::Serialize,
+{
+    let mut stream = settled::TypedStream::<T>::with_options(options.clone());
+    let mut failed = None;
+    for chunk in chunks {
+        if let Err(e) = stream.feed(chunk) {
+            failed = Some(e.into_error());
+            break;
+        }
+    }
+    let result = match failed {
+        Some(e) => Err(e),
+        None => stream
+            .finish()
+            .map(|t| serde_json::to_string(&t).unwrap_or_default())
+            .map_err(settled::Error::from),
+    };
+    ended(result, chunks)
 }
 
 /// A stream's ending as an [`Outcome`]; an error's offset never lies past the bytes fed.
