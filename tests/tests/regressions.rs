@@ -1850,3 +1850,64 @@ fn a_fenced_null_after_prose_is_the_value_of_an_option_root() {
         assert_eq!(run::<NullableItem>(input, 1), Err(ErrorKind::NoStructure));
     }
 }
+
+/// A tuple variant with no fields, `T0()`: serde reads it from `[]` and refuses `null`.
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+pub enum EmptyTupleExt {
+    T0(),
+    N(u8),
+}
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+#[serde(tag = "t", content = "c")]
+pub enum EmptyTupleAdj {
+    T0(),
+    N(u8),
+}
+
+#[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+#[serde(untagged)]
+pub enum EmptyTupleUntagged {
+    T0(),
+    N(u8),
+}
+
+/// A review: `T0()` streamed as `()`, which reads `null`: `{"T0": []}` was refused and
+/// `{"T0": null}` (which serde refuses) accepted, in every representation.
+#[test]
+fn an_empty_tuple_variant_reads_an_empty_array_as_serde_does() {
+    fn run<T: StreamingModel>(input: &str, size: usize) -> Result<T::Value, ErrorKind> {
+        let mut stream = TypedStream::<T>::new();
+        for chunk in input.as_bytes().chunks(size) {
+            stream.feed(chunk).map_err(|e| e.kind())?;
+        }
+        stream.finish().map_err(|e| e.kind())
+    }
+    for size in [1, 7, 100] {
+        let ext = r#"{"T0": []}"#;
+        assert_eq!(
+            serde_json::from_str::<EmptyTupleExt>(ext).ok(),
+            Some(EmptyTupleExt::T0())
+        );
+        assert_eq!(run::<EmptyTupleExt>(ext, size), Ok(EmptyTupleExt::T0()));
+        assert!(serde_json::from_str::<EmptyTupleExt>(r#"{"T0": null}"#).is_err());
+        assert_eq!(
+            run::<EmptyTupleExt>(r#"{"T0": null}"#, size),
+            Err(ErrorKind::Validation)
+        );
+        assert_eq!(
+            run::<EmptyTupleExt>(r#"{"T0": [1]}"#, size),
+            Err(ErrorKind::Validation)
+        );
+        let adj = r#"{"t": "T0", "c": []}"#;
+        assert_eq!(run::<EmptyTupleAdj>(adj, size), Ok(EmptyTupleAdj::T0()));
+        assert_eq!(
+            run::<EmptyTupleUntagged>("[]", size),
+            Ok(EmptyTupleUntagged::T0())
+        );
+        assert_eq!(
+            run::<EmptyTupleUntagged>("4", size),
+            Ok(EmptyTupleUntagged::N(4))
+        );
+    }
+}

@@ -126,6 +126,15 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     ty: stream,
                 }
             }
+            // `T0()`: serde reads an empty array (`()` would read `null`).
+            (VariantStyle::Tuple, _) if v.original.fields.is_empty() => Content {
+                draft: quote! { ::settled::DraftOf<[(); 0]> },
+                field: quote! { ::settled::FieldOf<[(); 0]> },
+                ty: quote! { [(); 0] },
+                build: quote! { { let [] = __v; #ident::#vident() } },
+                inner: false,
+                recursive: false,
+            },
             (VariantStyle::Tuple, _) => {
                 let types: Vec<&syn::Type> = v.original.fields.iter().map(|f| &f.ty).collect();
                 checked_types.extend(types.iter().map(|t| quote! { #t }));
