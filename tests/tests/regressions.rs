@@ -1630,7 +1630,7 @@ fn capped_item_events(text: &[u8]) -> Vec<String> {
 /// impls for `Option`/`Box` (constraints.rs `through!`) do not forward `EVERY_ELEMENT`,
 /// so `items_cap` gives no cap.
 #[test]
-fn max_items_through_option_or_box_reports_elements_past_the_cap() {
+fn max_items_through_option_or_box_holds_back_elements_past_the_cap() {
     let v = capped_item_events(br#"{"v":["a","b"],"o":null,"b":[]}"#);
     assert_eq!(v, ["VItem(0, \"a\")", "ERR validation"]);
     let o = capped_item_events(br#"{"v":[],"o":["a","b"],"b":[]}"#);
