@@ -686,6 +686,20 @@ where
     T: StreamingModel,
     T::Value: serde::Serialize,
 {
+    streamed::<T>(options, chunks, |_| {})
+}
+
+/// Feeds `chunks` to a typed stream of root `T`, calling `look` on it after each one
+/// that passed; its ending as an [`Outcome`].
+fn streamed<T>(
+    options: &Options,
+    chunks: &[&[u8]],
+    mut look: impl FnMut(&settled::TypedStream<T>),
+) -> Outcome
+where
+    T: StreamingModel,
+    T::Value: serde::Serialize,
+{
     let mut stream = settled::TypedStream::<T>::with_options(options.clone());
     let mut failed = None;
     for chunk in chunks {
@@ -693,6 +707,7 @@ where
             failed = Some(e.into_error());
             break;
         }
+        look(&stream);
     }
     let result = match failed {
         Some(e) => Err(e),
@@ -720,22 +735,8 @@ fn ended(result: Result<String, settled::Error>, chunks: &[&[u8]]) -> Outcome {
 /// How a typed stream of [`Thread`] with `options` ended: the value as JSON, or the
 /// error's kind and offset (within the input). The draft renders after every chunk.
 fn typed_outcome(options: &Options, chunks: &[&[u8]]) -> Outcome {
-    let mut stream = Thread::stream_with_options(options.clone());
-    let mut failed = None;
-    for chunk in chunks {
-        if let Err(e) = stream.feed(chunk) {
-            failed = Some(e.into_error());
-            break;
-        }
+    streamed::<Thread>(options, chunks, |stream| {
         let rendered = serde_json::to_string(stream.draft());
         assert!(rendered.is_ok(), "the draft renders: {rendered:?}");
-    }
-    let result = match failed {
-        Some(e) => Err(e),
-        None => stream
-            .finish()
-            .map(|t| serde_json::to_string(&t).unwrap_or_default())
-            .map_err(settled::Error::from),
-    };
-    ended(result, chunks)
+    })
 }

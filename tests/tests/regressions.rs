@@ -1710,13 +1710,6 @@ pub struct FoundItem {
 /// refused it (`NoStructure`): the derived wrapper did not say its inner type reads `null`.
 #[test]
 fn a_null_reply_is_the_value_of_a_newtype_over_an_option() {
-    fn run<T: StreamingModel>(input: &str, size: usize) -> Result<T::Value, (ErrorKind, u64)> {
-        let mut stream = TypedStream::<T>::new();
-        for chunk in input.as_bytes().chunks(size) {
-            stream.feed(chunk).map_err(|e| (e.kind(), e.offset()))?;
-        }
-        stream.finish().map_err(|e| (e.kind(), e.offset()))
-    }
     for input in [
         "null",
         "```json\nnull\n```",
@@ -1724,17 +1717,17 @@ fn a_null_reply_is_the_value_of_a_newtype_over_an_option() {
     ] {
         for size in [input.len(), 1, 7] {
             assert_eq!(
-                run::<Option<NullableItem>>(input, size),
+                typed::<Option<NullableItem>>(input, size),
                 Ok(None),
                 "{input:?}"
             );
             assert_eq!(
-                run::<MaybeItem>(input, size),
+                typed::<MaybeItem>(input, size),
                 Ok(MaybeItem(None)),
                 "{input:?}"
             );
             assert_eq!(
-                run::<FoundItem>(input, size),
+                typed::<FoundItem>(input, size),
                 Ok(FoundItem { found: None }),
                 "{input:?}"
             );
@@ -1745,7 +1738,7 @@ fn a_null_reply_is_the_value_of_a_newtype_over_an_option() {
         name: "a".into(),
         qty: 1,
     };
-    assert_eq!(run::<MaybeItem>(value, 1), Ok(MaybeItem(Some(item))));
+    assert_eq!(typed::<MaybeItem>(value, 1), Ok(MaybeItem(Some(item))));
 }
 
 /// A review: an empty answer in prose, then a citation that ends the reply. The
@@ -1810,44 +1803,41 @@ fn an_empty_answer_before_a_citation_that_ends_the_reply_is_the_answer() {
 /// schema-less stream); it was `NoStructure`. Any other scalar in the fence is not.
 #[test]
 fn a_fenced_null_after_prose_is_the_value_of_an_option_root() {
-    fn run<T: StreamingModel>(input: &str, size: usize) -> Result<T::Value, ErrorKind> {
-        let mut stream = TypedStream::<T>::new();
-        for chunk in input.as_bytes().chunks(size) {
-            stream.feed(chunk).map_err(|e| e.kind())?;
-        }
-        stream.finish().map_err(|e| e.kind())
-    }
     for input in [
         "No results.\n```json\nnull\n```",
         "I couldn't find a matching record, so:\n```json\nnull\n```\nSorry.",
     ] {
         for size in [input.len(), 1, 7] {
             assert_eq!(
-                run::<Option<NullableItem>>(input, size),
+                typed::<Option<NullableItem>>(input, size),
                 Ok(None),
                 "{input:?}"
             );
-            assert_eq!(run::<Option<Vec<u32>>>(input, size), Ok(None), "{input:?}");
             assert_eq!(
-                run::<MaybeItem>(input, size),
+                typed::<Option<Vec<u32>>>(input, size),
+                Ok(None),
+                "{input:?}"
+            );
+            assert_eq!(
+                typed::<MaybeItem>(input, size),
                 Ok(MaybeItem(None)),
                 "{input:?}"
             );
-            assert_eq!(run::<Option<u32>>(input, size), Ok(None), "{input:?}");
+            assert_eq!(typed::<Option<u32>>(input, size), Ok(None), "{input:?}");
         }
         let other = input.replace("null", "42");
         assert_eq!(
-            run::<Option<NullableItem>>(&other, 1),
+            typed::<Option<NullableItem>>(&other, 1),
             Err(ErrorKind::NoStructure),
             "{other:?}"
         );
         let other = input.replace("null", "\"none\"");
         assert_eq!(
-            run::<Option<Vec<u32>>>(&other, 7),
+            typed::<Option<Vec<u32>>>(&other, 7),
             Err(ErrorKind::NoStructure)
         );
         // Not an `Option`: no scalar is its value.
-        assert_eq!(run::<NullableItem>(input, 1), Err(ErrorKind::NoStructure));
+        assert_eq!(typed::<NullableItem>(input, 1), Err(ErrorKind::NoStructure));
     }
 }
 
@@ -1876,37 +1866,30 @@ pub enum EmptyTupleUntagged {
 /// `{"T0": null}` (which serde refuses) accepted, in every representation.
 #[test]
 fn an_empty_tuple_variant_reads_an_empty_array_as_serde_does() {
-    fn run<T: StreamingModel>(input: &str, size: usize) -> Result<T::Value, ErrorKind> {
-        let mut stream = TypedStream::<T>::new();
-        for chunk in input.as_bytes().chunks(size) {
-            stream.feed(chunk).map_err(|e| e.kind())?;
-        }
-        stream.finish().map_err(|e| e.kind())
-    }
     for size in [1, 7, 100] {
         let ext = r#"{"T0": []}"#;
         assert_eq!(
             serde_json::from_str::<EmptyTupleExt>(ext).ok(),
             Some(EmptyTupleExt::T0())
         );
-        assert_eq!(run::<EmptyTupleExt>(ext, size), Ok(EmptyTupleExt::T0()));
+        assert_eq!(typed::<EmptyTupleExt>(ext, size), Ok(EmptyTupleExt::T0()));
         assert!(serde_json::from_str::<EmptyTupleExt>(r#"{"T0": null}"#).is_err());
         assert_eq!(
-            run::<EmptyTupleExt>(r#"{"T0": null}"#, size),
+            typed::<EmptyTupleExt>(r#"{"T0": null}"#, size),
             Err(ErrorKind::Validation)
         );
         assert_eq!(
-            run::<EmptyTupleExt>(r#"{"T0": [1]}"#, size),
+            typed::<EmptyTupleExt>(r#"{"T0": [1]}"#, size),
             Err(ErrorKind::Validation)
         );
         let adj = r#"{"t": "T0", "c": []}"#;
-        assert_eq!(run::<EmptyTupleAdj>(adj, size), Ok(EmptyTupleAdj::T0()));
+        assert_eq!(typed::<EmptyTupleAdj>(adj, size), Ok(EmptyTupleAdj::T0()));
         assert_eq!(
-            run::<EmptyTupleUntagged>("[]", size),
+            typed::<EmptyTupleUntagged>("[]", size),
             Ok(EmptyTupleUntagged::T0())
         );
         assert_eq!(
-            run::<EmptyTupleUntagged>("4", size),
+            typed::<EmptyTupleUntagged>("4", size),
             Ok(EmptyTupleUntagged::N(4))
         );
     }
