@@ -237,11 +237,35 @@ impl<'a> Cx<'a> {
         &self.model.input.generics
     }
 
-    /// The user's where clause plus, for each type parameter, what streaming it needs.
-    /// Concrete field types get no bound: a missing impl is reported where the field's
-    /// type is used, at the field.
+    /// The model's where clause ([`where_clause`]), plus what the bodies of its impls ask
+    /// of a generic model's defaults: `Default` of each defaulted or skipped field's type
+    /// that uses a type parameter, and of the model under a container `#[serde(default)]`
+    /// (the bounds serde's derive adds to its own impl).
     pub(crate) fn where_clause(&self) -> TokenStream {
-        where_clause(self.generics())
+        let generics = self.generics();
+        let params: Vec<&Ident> = generics.type_params().map(|p| &p.ident).collect();
+        let mut extra = Vec::new();
+        if !params.is_empty() {
+            let defaulted = self
+                .all
+                .iter()
+                .filter(|f| match (&f.default, &self.model.default) {
+                    (ast::Fallback::Trait, _) => true,
+                    (ast::Fallback::None, ast::Fallback::None) => f.skipped,
+                    _ => false,
+                });
+            for f in defaulted.filter(|f| mentions(f.ty, &params)) {
+                let ty = f.ty;
+                extra.push(quote! { #ty: ::core::default::Default });
+            }
+            if matches!(self.model.default, ast::Fallback::Trait) {
+                let ident = self.ident;
+                let (_, ty_generics, _) = generics.split_for_impl();
+                extra.push(quote! { #ident #ty_generics: ::core::default::Default });
+            }
+        }
+        // A variant's fields are read as a hidden struct: the bound is the enum's.
+        where_clause(self.outer.as_ref().unwrap_or(self.ident), generics, extra)
     }
 
     /// The field's type may lead back to the model: it names the model itself (through
@@ -299,10 +323,18 @@ fn flags(
         .collect()
 }
 
-/// The user's where clause plus, for each type parameter, what streaming it needs.
-/// Concrete field types get no bound: a missing impl is reported where the field's type is
-/// used, at the field.
-pub(crate) fn where_clause(generics: &syn::Generics) -> TokenStream {
+/// The user's where clause plus, for each type parameter, what streaming it needs, and
+/// for a generic model `ident` its own `DeserializeOwned`: what the user's serde derive
+/// asks of the type parameters (`T: Default` for a defaulted field that uses `T`, a
+/// `#[serde(bound)]` of theirs) is then asked wherever the model is used, without
+/// restating serde's rules, and every generated item (drafts of a recursive model
+/// included) states the same bounds. Concrete field types get no bound: a missing impl is
+/// reported where the field's type is used, at the field. `extra`: more predicates.
+pub(crate) fn where_clause(
+    ident: &Ident,
+    generics: &syn::Generics,
+    extra: Vec<TokenStream>,
+) -> TokenStream {
     let user = generics
         .where_clause
         .as_ref()
@@ -318,7 +350,17 @@ pub(crate) fn where_clause(generics: &syn::Generics) -> TokenStream {
                 + 'static
         }
     });
-    let all: Vec<TokenStream> = user.iter().map(|p| quote! { #p }).chain(params).collect();
+    let own = generics.type_params().next().map(|_| {
+        let (_, ty_generics, _) = generics.split_for_impl();
+        quote! { #ident #ty_generics: ::settled::__private::serde::de::DeserializeOwned }
+    });
+    let all: Vec<TokenStream> = user
+        .iter()
+        .map(|p| quote! { #p })
+        .chain(params)
+        .chain(own)
+        .chain(extra)
+        .collect();
     if all.is_empty() {
         quote! {}
     } else {

@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use settled::{FieldName, Item, StreamingModel, TupleItem};
+use settled::{FieldName, Item, StreamingModel, TupleItem, TypedStream};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -1218,4 +1218,78 @@ fn an_unknown_key_beside_a_flattened_struct_is_refused_in_serdes_words() {
     let error = Plain::stream().feed(doc.as_bytes()).expect_err("refused");
     let message = error.error().to_string();
     assert!(message.contains(&format!(": {serde} (got")), "{message}");
+}
+
+#[test]
+fn a_generic_model_takes_the_bounds_serde_adds_for_defaults() {
+    // From an adversarial review: serde's derive asks `T: Default` of a type parameter in
+    // a field with `#[serde(default)]` or `#[serde(skip)]`, or under a container
+    // `#[serde(default)]`; the model's impls did not carry that bound and did not compile.
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Page<T> {
+        #[serde(default)]
+        items: Vec<T>,
+        next: Option<String>,
+    }
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Cached<T> {
+        id: u8,
+        #[serde(skip)]
+        cache: Option<T>,
+    }
+    #[derive(Debug, PartialEq, Default, Deserialize, StreamingModel)]
+    #[serde(default)]
+    struct Loose<T> {
+        items: Vec<T>,
+        count: u8,
+    }
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    struct Tree<T> {
+        value: T,
+        #[serde(default)]
+        kids: Vec<Tree<T>>,
+    }
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    #[serde(tag = "kind")]
+    enum Shape<T> {
+        Many {
+            #[serde(default)]
+            of: Vec<T>,
+        },
+    }
+    fn read<T: StreamingModel<Value = T>>(json: &str) -> T {
+        let mut stream = TypedStream::<T>::new();
+        for byte in json.as_bytes() {
+            stream.feed(std::slice::from_ref(byte)).unwrap();
+        }
+        stream.finish().unwrap()
+    }
+    let page: Page<u8> = read(r#"{"next": null}"#);
+    assert_eq!(
+        page,
+        Page {
+            items: vec![],
+            next: None
+        }
+    );
+    let cached: Cached<String> = read(r#"{"id": 3}"#);
+    assert_eq!(cached, Cached { id: 3, cache: None });
+    let loose: Loose<u8> = read(r#"{"items": [1, 2]}"#);
+    assert_eq!(
+        loose,
+        Loose {
+            items: vec![1, 2],
+            count: 0
+        }
+    );
+    let tree: Tree<u8> = read(r#"{"value": 1, "kids": [{"value": 2}]}"#);
+    assert_eq!(
+        tree.kids[0],
+        Tree {
+            value: 2,
+            kids: vec![]
+        }
+    );
+    let shape: Shape<u8> = read(r#"{"kind": "Many"}"#);
+    assert_eq!(shape, Shape::Many { of: vec![] });
 }

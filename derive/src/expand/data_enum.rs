@@ -244,16 +244,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
     );
     let generics = &model.input.generics;
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
-    let where_clause = where_clause(generics);
-    // The impls need what the user's serde derive needs (`T: Default` for a defaulted
-    // field that uses `T`, …): asked of the enum itself.
-    let impl_where = if generics.type_params().next().is_none() {
-        where_clause.clone()
-    } else if where_clause.is_empty() {
-        quote! { where #ident #ty_generics: ::settled::__private::serde::de::DeserializeOwned }
-    } else {
-        quote! { #where_clause, #ident #ty_generics: ::settled::__private::serde::de::DeserializeOwned }
-    };
+    let where_clause = where_clause(ident, generics, Vec::new());
     let params: Vec<&Ident> = generics.type_params().map(|p| &p.ident).collect();
     // A generic enum's draft gets its std impls by hand (the derives would bound the type
     // parameters, not the drafts), and serde's none (the drafts are `Serialize`).
@@ -437,7 +428,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
         _ => quote! { __p::Shape::Object },
     };
     let inherent = super::inherent(
-        quote! { impl #impl_generics #ident #ty_generics #impl_where },
+        quote! { impl #impl_generics #ident #ty_generics #where_clause },
         "The JSON Schema (2020-12) of this type: `anyOf` one closed object per variant, the \
          tag first.",
     );
@@ -463,7 +454,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             #(#private)*
 
             #[automatically_derived]
-            impl #impl_generics __p::StreamingModel for #ident #ty_generics #impl_where {
+            impl #impl_generics __p::StreamingModel for #ident #ty_generics #where_clause {
                 type Value = Self;
                 type Draft = #draft_ty;
                 type Field = #field_ty;
@@ -509,7 +500,7 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics __p::Union for #ident #ty_generics #impl_where {
+            impl #impl_generics __p::Union for #ident #ty_generics #where_clause {
                 const VARIANTS: __p::Variants = __p::Variants {
                     repr: #repr,
                     names: &[#(#names),*],
@@ -637,7 +628,7 @@ fn draft_impls(
 ) -> TokenStream {
     let generics = &model.input.generics;
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
-    let where_clause = where_clause(generics);
+    let where_clause = where_clause(&model.input.ident, generics, Vec::new());
     let (seen, path) = if checked {
         (quote! { __C<#draft> }, quote! { __C::<#draft> })
     } else {

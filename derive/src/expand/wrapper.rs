@@ -8,7 +8,7 @@ use quote::quote;
 pub(super) fn expand(model: &Model<'_>, wrapper: &Wrapper<'_>) -> TokenStream {
     let ident = &model.input.ident;
     let (impl_generics, ty_generics, _) = model.input.generics.split_for_impl();
-    let where_clause = super::where_clause(&model.input.generics);
+    let where_clause = super::where_clause(ident, &model.input.generics, Vec::new());
     let types = &wrapper.types;
     let members = &wrapper.members;
     // One field: its type. More: a tuple of them, which streams as a JSON array.
