@@ -28,7 +28,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
         Some(_) => u64::MAX,
         None => replay.options.max_bytes,
     };
-    let plain = Chunks::open(&replay.source, cap)?;
+    let plain = Chunks::open(&replay.source, cap, replay.options.max_bytes)?;
     let mut chunks = match replay.sse {
         Some(provider) => Input::Sse(Box::new(Provided::new(plain, provider, &replay.options))),
         None => Input::Plain(plain),

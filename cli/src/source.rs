@@ -64,13 +64,19 @@ pub(crate) enum Chunks {
         left: u64,
         n: usize,
     },
-    /// A chunks file, decoded a line at a time (checked whole when opened).
-    Lines(Lines<Box<dyn BufRead + Send>>),
+    /// A chunks file, decoded a line at a time: the chunks `held` when it was opened (a
+    /// pipe is read once), then the rest of its lines as they are replayed.
+    Lines {
+        held: Held,
+        rest: Lines<Box<dyn BufRead + Send>>,
+    },
 }
 
 impl Chunks {
     /// Opens `source`. A chunks file that is not NDJSON string literals is a usage error.
-    pub(crate) fn open(source: &Source, max_bytes: u64) -> Result<Chunks, Failure> {
+    /// `cap`: the bytes the replay reads at most (`u64::MAX` for a provider's events,
+    /// whose text the byte cap counts downstream); `max_bytes`, the byte cap.
+    pub(crate) fn open(source: &Source, cap: u64, max_bytes: u64) -> Result<Chunks, Failure> {
         match source {
             Source::Stdin => {
                 let (send, receive) = sync_channel(READS_QUEUED);
@@ -84,7 +90,7 @@ impl Chunks {
             // provider's events are read as they are needed, their text capped downstream.
             Source::Split(n) => Ok(Chunks::Split {
                 input: Box::new(io::stdin()),
-                left: max_bytes.saturating_add(1),
+                left: cap.saturating_add(1),
                 n: *n,
             }),
             Source::Chunks(path) => {
@@ -93,25 +99,35 @@ impl Chunks {
                 let bad_line = |(line, e): (usize, String)| {
                     Failure::Usage(format!("{} line {line}: {e}", path.display()))
                 };
-                let open = || -> Result<Box<dyn BufRead + Send>, Failure> {
+                let open = || -> Result<Lines<Box<dyn BufRead + Send>>, Failure> {
                     let file = std::fs::File::open(path).map_err(unreadable)?;
-                    Ok(Box::new(io::BufReader::new(file)))
+                    let file: Box<dyn BufRead + Send> = Box::new(io::BufReader::new(file));
+                    Ok(Lines::new(file, max_bytes, cap != u64::MAX))
                 };
+                // Checked first, a line at a time, so that a bad line is a usage error
+                // before anything is printed: up to one byte past the cap (the replay
+                // stops there) or, for a provider's events (whose text, not their bytes,
+                // the cap counts), up to `HOLD_BYTES` of them. A regular file is then read
+                // again as it is replayed; a pipe, read once, has what was checked held.
                 let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-                if !regular {
-                    // A pipe is read once: held, checked whole, then replayed from memory.
-                    let mut text = Vec::new();
-                    open()?.read_to_end(&mut text).map_err(unreadable)?;
-                    let mut check = Lines::new(text.as_slice());
-                    while check.next().map_err(bad_line)?.is_some() {}
-                    let replay: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text));
-                    return Ok(Chunks::Lines(Lines::new(replay)));
+                let bound = match cap {
+                    u64::MAX => HOLD_BYTES,
+                    cap => usize::try_from(cap.saturating_add(1)).unwrap_or(usize::MAX),
+                };
+                let mut check = open()?;
+                let mut held = Held::default();
+                let mut checked = 0usize;
+                while checked <= bound {
+                    let Some(chunk) = check.next().map_err(bad_line)? else {
+                        break;
+                    };
+                    checked = checked.saturating_add(chunk.len());
+                    if !regular {
+                        held.push(&chunk);
+                    }
                 }
-                // Checked whole first, a line at a time, so that a bad line is a usage
-                // error before anything is printed; then read again as it is replayed.
-                let mut check = Lines::new(open()?);
-                while check.next().map_err(bad_line)?.is_some() {}
-                Ok(Chunks::Lines(Lines::new(open()?)))
+                let rest = if regular { open()? } else { check };
+                Ok(Chunks::Lines { held, rest })
             }
         }
     }
@@ -163,18 +179,26 @@ impl Chunks {
                 *left = left.saturating_sub(got as u64);
                 Ok(if got == 0 { Next::End } else { Next::Chunk })
             }
-            Chunks::Lines(lines) => match lines.next() {
-                Ok(Some(chunk)) => {
-                    *out = chunk;
-                    Ok(Next::Chunk)
+            Chunks::Lines { held, rest } => {
+                if let Some(chunk) = held.next_delta() {
+                    out.extend_from_slice(chunk.as_bytes());
+                    return Ok(Next::Chunk);
                 }
-                Ok(None) => Ok(Next::End),
-                // The file changed since it was checked.
-                Err((line, e)) => Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("chunks file line {line}: {e}"),
-                )),
-            },
+                *held = Held::default();
+                match rest.next() {
+                    Ok(Some(chunk)) => {
+                        *out = chunk.into_bytes();
+                        Ok(Next::Chunk)
+                    }
+                    Ok(None) => Ok(Next::End),
+                    // The file changed since it was checked, or this line is past what
+                    // was checked.
+                    Err((line, e)) => Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("chunks file line {line}: {e}"),
+                    )),
+                }
+            }
         }
     }
 }
@@ -182,9 +206,19 @@ impl Chunks {
 /// A chunks file's chunks, a line at a time: one JSON string literal per non-blank line. A
 /// UTF-16 surrogate pair split between two lines (as a UTF-16 tokenizer may split it)
 /// joins the second line's chunk. Errors name their line (1-based).
+///
+/// At most `limit` bytes of a line are held (blank space around it is skipped, not held):
+/// enough for every byte the replay can read under the byte cap (an escape is at most six
+/// bytes a byte). A longer line is, with `cut`, the chunk its first `limit` bytes spell (the
+/// replay stops inside it, at the cap), the rest skipped to its end; without (a provider's
+/// events, which cannot be cut), an error.
 pub(crate) struct Lines<R> {
     input: R,
-    line: String,
+    line: Vec<u8>,
+    limit: usize,
+    cut: bool,
+    /// The rest of a line that was cut is still to skip.
+    skip: bool,
     /// Lines read, and the last one that was not blank.
     read: usize,
     last: usize,
@@ -192,10 +226,17 @@ pub(crate) struct Lines<R> {
 }
 
 impl<R: BufRead> Lines<R> {
-    fn new(input: R) -> Self {
+    fn new(input: R, max_bytes: u64, cut: bool) -> Self {
+        let limit = max_bytes
+            .saturating_add(1)
+            .saturating_mul(8)
+            .saturating_add(64 * 1024);
         Lines {
             input,
-            line: String::new(),
+            line: Vec::new(),
+            limit: usize::try_from(limit).unwrap_or(usize::MAX),
+            cut,
+            skip: false,
             read: 0,
             last: 0,
             carry: None,
@@ -203,36 +244,99 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The next chunk, `None` at the end of the file.
-    fn next(&mut self) -> Result<Option<Vec<u8>>, (usize, String)> {
+    fn next(&mut self) -> Result<Option<String>, (usize, String)> {
+        if std::mem::take(&mut self.skip) {
+            // Not before the cut line's chunk is replayed: the line may never end.
+            self.input
+                .skip_until(b'\n')
+                .map_err(|e| (self.read, e.to_string()))?;
+        }
         loop {
-            self.line.clear();
-            let n = self
-                .input
-                .read_line(&mut self.line)
-                .map_err(|e| (self.read + 1, e.to_string()))?;
-            if n == 0 {
-                return match self.carry {
-                    Some(_) => Err((
-                        self.last,
-                        "a UTF-16 surrogate pair is never completed".into(),
-                    )),
-                    None => Ok(None),
-                };
+            let failed = |read: usize| move |e: io::Error| (read + 1, e.to_string());
+            // Blank space before the line's text: not held, whatever its length.
+            let blank = self.skip_blank().map_err(failed(self.read))?;
+            match blank {
+                None => {
+                    return match self.carry {
+                        Some(_) => Err((
+                            self.last,
+                            "a UTF-16 surrogate pair is never completed".into(),
+                        )),
+                        None => Ok(None),
+                    };
+                }
+                Some(true) => {
+                    self.read += 1;
+                    continue;
+                }
+                Some(false) => {}
             }
+            self.line.clear();
+            let limit = u64::try_from(self.limit).unwrap_or(u64::MAX);
+            (&mut self.input)
+                .take(limit)
+                .read_until(b'\n', &mut self.line)
+                .map_err(failed(self.read))?;
             self.read += 1;
-            // A byte-order mark that an editor wrote at the file's start is no chunk's.
-            let line = match self.read {
-                1 => self.line.trim_start_matches('\u{feff}'),
-                _ => &self.line,
+            let whole = self.line.len() < self.limit || self.line.last() == Some(&b'\n');
+            let text = match std::str::from_utf8(&self.line) {
+                Ok(text) => text,
+                // A character the limit split.
+                Err(e) if !whole && e.error_len().is_none() => {
+                    std::str::from_utf8(self.line.get(..e.valid_up_to()).unwrap_or_default())
+                        .unwrap_or_default()
+                }
+                Err(_) => return Err((self.read, "the line is not UTF-8".into())),
             };
-            let line = line.trim();
-            if line.is_empty() {
+            // A byte-order mark that an editor wrote at the file's start is no chunk's.
+            let text = match self.read {
+                1 => text.trim_start_matches('\u{feff}'),
+                _ => text,
+            };
+            let text = text.trim();
+            if text.is_empty() {
                 continue;
             }
             self.last = self.read;
-            return decode_line(line, &mut self.carry)
-                .map(Some)
-                .map_err(|e| (self.read, e));
+            if whole {
+                return decode_line(text, &mut self.carry, false)
+                    .map(Some)
+                    .map_err(|e| (self.read, e));
+            }
+            if !self.cut {
+                let limit = self.limit;
+                return Err((self.read, format!("the line is longer than {limit} bytes")));
+            }
+            let chunk = decode_line(text, &mut self.carry, true).map_err(|e| (self.read, e))?;
+            self.skip = true;
+            return Ok(Some(chunk));
+        }
+    }
+
+    /// Skips spaces, tabs and carriage returns: `None` at the end of the input,
+    /// `Some(true)` after a blank line's newline, `Some(false)` before a line's text.
+    fn skip_blank(&mut self) -> io::Result<Option<bool>> {
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(None);
+            }
+            let blank = buf
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+                .count();
+            let next = buf.get(blank).copied();
+            let newline = next == Some(b'\n');
+            self.input.consume(blank + usize::from(newline));
+            match next {
+                Some(b'\n') => return Ok(Some(true)),
+                Some(_) => return Ok(Some(false)),
+                None => {}
+            }
         }
     }
 }
@@ -240,25 +344,35 @@ impl<R: BufRead> Lines<R> {
 /// Decodes a whole chunks file (see [`Lines`]).
 #[cfg(test)]
 fn decode_chunks(text: &str) -> Result<Vec<Vec<u8>>, (usize, String)> {
-    let mut lines = Lines::new(text.as_bytes());
+    let mut lines = Lines::new(text.as_bytes(), u64::MAX, true);
     let mut chunks = Vec::new();
     while let Some(chunk) = lines.next()? {
-        chunks.push(chunk);
+        chunks.push(chunk.into_bytes());
     }
     Ok(chunks)
 }
 
 const NOT_A_STRING: &str = "each line must be one JSON string literal";
 
-/// One JSON string literal's bytes; a trailing high surrogate is left in `carry`.
-fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
+/// One JSON string literal's text; a trailing high surrogate is left in `carry`. With
+/// `cut`, `line` is the start of a longer line: its closing quote may be missing, and an
+/// escape cut at its end is dropped (as is a high surrogate left waiting).
+fn decode_line(line: &str, carry: &mut Option<u16>, cut: bool) -> Result<String, String> {
     let body = line
         .strip_prefix('"')
-        .and_then(|l| l.strip_suffix('"'))
         .ok_or_else(|| NOT_A_STRING.to_string())?;
+    let body = match (cut, body.strip_suffix('"')) {
+        (false, None) => return Err(NOT_A_STRING.to_string()),
+        (false, Some(body)) => body,
+        // The closing quote, if any, ends the line's text (checked below).
+        (true, _) => body,
+    };
     let mut out = String::new();
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
+        if cut && c == '"' && chars.as_str().trim().is_empty() {
+            break;
+        }
         if c == '"' || c < ' ' {
             return Err(format!("{NOT_A_STRING} (unescaped {c:?})"));
         }
@@ -280,6 +394,9 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
             Some('t') => '\t',
             Some('u') => {
                 let hex: String = chars.by_ref().take(4).collect();
+                if cut && hex.len() < 4 && chars.as_str().is_empty() {
+                    break;
+                }
                 // Exactly four hex digits (`from_str_radix` alone takes `+41` or `12`).
                 let unit = Some(&hex)
                     .filter(|h| h.len() == 4 && h.bytes().all(|b| b.is_ascii_hexdigit()))
@@ -300,6 +417,7 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
                     }
                 }
             }
+            None if cut => break,
             other => return Err(format!("invalid escape {other:?}")),
         };
         if carry.is_some() {
@@ -307,7 +425,10 @@ fn decode_line(line: &str, carry: &mut Option<u16>) -> Result<Vec<u8>, String> {
         }
         out.push(decoded);
     }
-    Ok(out.into_bytes())
+    if cut {
+        *carry = None;
+    }
+    Ok(out)
 }
 
 /// At most this much of the assistant's text is held back waiting for a tool call: past
@@ -318,7 +439,7 @@ const HOLD_BYTES: usize = 1 << 20;
 /// would cost more than its text when deltas are a byte or a token each), then replayed
 /// one delta at a time once the text is chosen.
 #[derive(Default)]
-struct Held {
+pub(crate) struct Held {
     text: String,
     /// Where each delta ends in `text`.
     ends: Vec<usize>,
@@ -651,14 +772,74 @@ mod tests {
         assert_eq!(split.next_chunk(&mut out, false).unwrap(), Next::Chunk);
         assert_eq!(out, b"xxx");
         assert_eq!(split.next_chunk(&mut out, false).unwrap(), Next::End);
-        let mut lines = Chunks::Lines(Lines::new(Box::new(io::BufReader::new(Endless {
-            raw: false,
-            at: 0,
-        }))));
+        let endless = Box::new(io::BufReader::new(Endless { raw: false, at: 0 }));
+        let mut lines = Chunks::Lines {
+            held: Held::default(),
+            rest: Lines::new(endless, 10, true),
+        };
         for _ in 0..3 {
             assert_eq!(lines.next_chunk(&mut out, false).unwrap(), Next::Chunk);
             assert_eq!(out, b"ab");
         }
+        // An endless line: the chunk its first bytes spell (the replay stops inside it, at
+        // the cap), not the whole line.
+        let endless = Box::new(io::BufReader::new(
+            io::Cursor::new(b"\"").chain(Endless { raw: true, at: 0 }),
+        ));
+        let mut lines = Chunks::Lines {
+            held: Held::default(),
+            rest: Lines::new(endless, 10, true),
+        };
+        assert_eq!(lines.next_chunk(&mut out, false).unwrap(), Next::Chunk);
+        assert!(
+            out.len() > 10 && out.iter().all(|&b| b == b'x'),
+            "{}",
+            out.len()
+        );
+    }
+
+    /// A line longer than the byte cap can replay is read up to what it can replay; a
+    /// provider's event line is not cut.
+    #[test]
+    fn a_long_line_is_read_as_far_as_the_cap() {
+        let long = format!(
+            "  \"{}\\u00e9{}\"  \n\"next\"\n",
+            "a".repeat(100),
+            "b".repeat(100_000)
+        );
+        let mut lines = Lines::new(long.as_bytes(), 10, true);
+        let limit = lines.limit;
+        let chunk = lines.next().unwrap().unwrap();
+        assert!(
+            chunk.starts_with(&format!("{}é", "a".repeat(100))),
+            "{chunk:?}"
+        );
+        assert!(chunk.len() < limit && chunk.len() > 10, "{}", chunk.len());
+        assert_eq!(lines.next().unwrap().as_deref(), Some("next"));
+        assert_eq!(lines.next().unwrap(), None);
+        // Cut inside an escape, or inside a surrogate pair: what came before it.
+        for tail in ["\\u00", "\\ud83d", "\\ud83d\\ude", "\\"] {
+            let line = format!("\"{}{tail}", "a".repeat(limit - 1 - tail.len()));
+            let text = format!("{line}xyz\n\"b\"");
+            let mut lines = Lines::new(text.as_bytes(), 10, true);
+            let chunk = lines.next().unwrap().unwrap();
+            assert_eq!(chunk, "a".repeat(limit - 1 - tail.len()), "{tail}");
+            assert_eq!(lines.next().unwrap().as_deref(), Some("b"), "{tail}");
+        }
+        // Blank space of any length is skipped, not held.
+        let padded = format!("{}\"x\"\n", " ".repeat(1 << 20));
+        assert_eq!(
+            Lines::new(padded.as_bytes(), 10, true)
+                .next()
+                .unwrap()
+                .as_deref(),
+            Some("x")
+        );
+        // Text after the closing quote is still refused; an event line is not cut.
+        let junk = format!("\"ab\" junk{}\n", " ".repeat(limit));
+        assert!(Lines::new(junk.as_bytes(), 10, true).next().is_err());
+        let event = format!("\"{}\"\n", "a".repeat(limit));
+        assert!(Lines::new(event.as_bytes(), 10, false).next().is_err());
     }
 
     /// Reads that came while the replay was busy are one chunk: a fast input comes in a

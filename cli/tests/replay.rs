@@ -882,3 +882,58 @@ fn an_empty_input_under_strict_has_no_value_of_any_kind() {
     let message = run.done()["error"]["message"].as_str().unwrap();
     assert!(message.starts_with("no JSON object or array"), "{message}");
 }
+
+/// From an adversarial review: a chunks file that is a pipe was read whole before the
+/// replay began, whatever the byte cap (an endless one never ended), and one line was
+/// held whole however long. Now at most a byte past the cap is read ahead, and a line is
+/// held only as far as the cap can replay it.
+#[test]
+fn a_chunks_file_that_is_a_pipe_is_read_only_as_far_as_the_cap() {
+    let endless_lines = |w: &mut dyn Write| {
+        let block = "\"x\"\n".repeat(16 * 1024);
+        (0..1024)
+            .map(|_| w.write_all(block.as_bytes()))
+            .take_while(Result::is_ok)
+            .count()
+    };
+    let endless_line = |w: &mut dyn Write| {
+        let _ = w.write_all(b"\"");
+        let block = "x".repeat(64 * 1024);
+        (0..1024)
+            .map(|_| w.write_all(block.as_bytes()))
+            .take_while(Result::is_ok)
+            .count()
+    };
+    for (name, write) in [
+        (
+            "lines",
+            &endless_lines as &(dyn Fn(&mut dyn Write) -> usize + Sync),
+        ),
+        ("one line", &endless_line),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_settled"))
+            .args([
+                "replay",
+                "--max-bytes",
+                "10",
+                "--emit",
+                "final",
+                "--chunks",
+                "/dev/stdin",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the settled binary runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        // 64 MiB offered; the replay stops reading at its cap and closes the pipe.
+        let blocks = std::thread::scope(|s| s.spawn(|| write(&mut stdin)).join().unwrap());
+        drop(stdin);
+        let out = child.wait_with_output().expect("settled exits");
+        let done: Value = serde_json::from_slice(&out.stdout).expect("one done line");
+        assert_eq!(done["error"]["kind"], "too_large", "{name}: {done}");
+        assert_eq!(done["error"]["offset"], 10, "{name}: {done}");
+        assert!(blocks < 64, "{name}: {blocks} of 1024 blocks were read");
+    }
+}
