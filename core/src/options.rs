@@ -84,7 +84,10 @@ pub struct Options {
     /// Byte cap over everything fed, prose included. Default 64 MiB. Leniently, a root
     /// complete inside the cap is the value and the rest is not read; a reply that is so
     /// far one scalar (`"yes"`, `42 `) is [`ErrorKind::TooLarge`](crate::ErrorKind::TooLarge)
-    /// at the cap, as text past it could make that scalar prose.
+    /// at the cap, as text past it could make that scalar prose, and so is one whose only
+    /// candidate is held in the prose before the cap (`Sure: [] and the answer`: an empty
+    /// container, or a citation `[1]` followed by a word), as a later value could replace
+    /// it: no cap gives a value that reading the whole reply would not.
     pub max_bytes: u64,
     /// Container nesting cap; the root container is depth 1. Default 127: the deepest
     /// nesting serde_json reads ([`SERDE_MAX_DEPTH`]).

@@ -253,20 +253,15 @@ impl Scanner {
             return self.done;
         }
         if !self.done {
-            // An empty container held in prose is the value now that nothing more is read.
-            // (A root refused at its first value comes first: its error is then the
-            // stream's, see `Scanner::refused_root`.)
-            let held = self.refused_root.is_some()
-                || self.citation.is_some()
-                || self
-                    .empty_root
-                    .as_ref()
-                    .is_some_and(|e| e.too_deep.is_none());
-            if !held || !matches!(self.fall_back_on_empty_root(sink), Some(Ok(()))) {
-                return false;
+            // Nothing held in prose is the value at the cap: an empty container or a
+            // citation there is a false start that reading on may have replaced (`Sure: []
+            // and the answer: {"a": 1}`), as a provider's cut does not make it the answer
+            // either, so the reading is too large. A root refused at its first value still
+            // gives its own error (see `Scanner::refused_root`).
+            if self.refused_root.is_some() {
+                let _ = self.fall_back_on_empty_root(sink);
             }
-            self.ignore_rest = true;
-            return true;
+            return false;
         }
         if self.tentative || self.muted {
             self.drop_root();

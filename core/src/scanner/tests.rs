@@ -840,10 +840,27 @@ fn an_empty_container_held_in_prose_stands_wherever_the_reading_stops() {
         outcome(lenient().idle_limit(20), &[b"Sure: [] xxxxxxxxxxxxxxxxxx"]),
         held
     );
-    // The byte cap, in the prose after it.
+    // Not the byte cap (from an adversarial review): reading on may have replaced it, as
+    // a provider's cut may have (below), so the reading is too large, as the same bytes
+    // cut are a truncation. Whatever the cap inside the prose, and for a citation too.
+    for cap in 9..24 {
+        let reply: &[u8] = b"Sure: [] and the answer: {\"a\": 1}";
+        assert_eq!(
+            outcome(lenient().max_bytes(cap), &[reply]),
+            Err((ErrorKind::TooLarge, cap)),
+            "cap {cap}"
+        );
+        let reply: &[u8] = b"as noted [1] the answer is {\"a\": 1}";
+        assert_eq!(
+            outcome(lenient().max_bytes(cap + 5), &[reply]),
+            Err((ErrorKind::TooLarge, cap + 5)),
+            "cap {cap}"
+        );
+    }
+    // A root complete before the cap stands.
     assert_eq!(
-        outcome(lenient().max_bytes(9), &[b"Sure: [] and more text"]),
-        held
+        outcome(lenient().max_bytes(18), &[b"Here: {\"a\": 1} and more"]),
+        Ok(r#"{"a":1}"#.to_owned())
     );
     // An unclosed `<think>` block, or an unconfirmed root, at the end of the input.
     assert_eq!(outcome(lenient(), &[b"Here: [] <think>hmm"]), held);
@@ -1950,8 +1967,19 @@ fn a_citation_in_prose_is_no_value() {
     at_every_split(&lenient(), "Here:\n```json\n[1]\n``` and more", "[1]");
     at_every_split(&lenient(), "Result: [1, 2] and more", "[1,2]");
     // Nothing follows it in the reading: the cap leaves it the value, and so does a cut.
-    for n in 14..=19 {
+    // A word after it makes it a citation held in prose, which a cap inside that word does
+    // not make the value (reading on may have replaced it), as a cut does not; a reading
+    // that ends inside the cap does.
+    for n in [14, 15, 18, 19] {
         at_every_split(&lenient().max_bytes(n), "The answer [7] and", "[7]");
+    }
+    for n in [16, 17] {
+        let (result, _) = replay(&lenient().max_bytes(n), &[b"The answer [7] and"]);
+        assert_eq!(
+            result.map_err(|e| e.kind()),
+            Err(ErrorKind::TooLarge),
+            "{n}"
+        );
     }
     let mut scanner = crate::Scanner::new(lenient());
     scanner
