@@ -298,7 +298,8 @@ impl Error {
     }
 
     /// Where in the input: the byte at which the error was detected (for validation
-    /// errors: where the offending value begins).
+    /// errors: where the offending value begins, or for a container refused for what it
+    /// lacks, a missing field or element, its closing bracket).
     pub fn position(&self) -> Position {
         match &*self.0 {
             ErrorImpl::Scan { at, .. } | ErrorImpl::Validation { at, .. } => *at,
@@ -375,16 +376,16 @@ impl Error {
         match (self.details(), self.reason_code()) {
             (Some(v), _) => {
                 let path = if v.path.is_empty() {
-                    "the top level"
+                    "the top level".to_owned()
                 } else {
-                    v.path.as_str()
+                    format!("`{}`", v.path)
                 };
                 let got = match &v.value {
                     Some(value) => format!(" (you wrote `{value}`)"),
                     None => String::new(),
                 };
                 format!(
-                    "Your JSON does not match the schema at `{path}`: {}{got}. Reply again with \
+                    "Your JSON does not match the schema at {path}: {}{got}. Reply again with \
                      the whole JSON value, with that fixed.",
                     v.message
                 )

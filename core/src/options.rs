@@ -107,8 +107,9 @@ pub struct Options {
     /// of a value refused at its first member, see [`Options::strict`]). Default 256 KiB.
     ///
     /// Leniently, every byte before the value counts but those of reasoning blocks:
-    /// whitespace too (a limit of 0 accepts only a reply that begins with its value or a
-    /// reasoning block), and the text of a string that begins the reply, which is prose
+    /// whitespace too (a limit of 0 accepts only a reply whose value begins at its first
+    /// byte or right after a reasoning block's closing tag: the newline a model writes
+    /// after `</think>` is one byte of prose, so allow a few), and the text of a string that begins the reply, which is prose
     /// unless the reply turns out to be that one string (a one-string reply longer than
     /// the limit is `NoStructure`: raise the limit for such replies). Strict mode has no
     /// prose: the limit does not apply.
