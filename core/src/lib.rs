@@ -208,7 +208,13 @@ pub use scanner::{MAX_WARNINGS, Scanner, Warning, WarningKind};
 /// struct (every attribute above gives serde's verdict), with one exception: a map (or
 /// `serde_json::Value`, or a flattened map) that repeats a key is refused with a
 /// [`Validation`](ErrorKind::Validation) error at the repeat, where serde keeps the last
-/// value, since the first has settled and been reported. A hand-written
+/// value, since the first has settled and been reported. Where serde reads a value
+/// through its buffer (a variant of an internally tagged enum, a flattened struct, a
+/// `tag` + `content` value whose content comes before its tag), it refuses `u128` and
+/// `i128` and a map with keys that are not strings (`HashMap<u32, _>`), which settled
+/// reads as it reads them anywhere else. And every byte is read as JSON, also under a
+/// key no field reads: a lone surrogate (`"\ud800"`) or bytes that are not UTF-8 there
+/// are [`Invalid`](ErrorKind::Invalid), which serde would skip. A hand-written
 /// `impl Deserialize` for a struct that derives `StreamingModel` is not called: to stream
 /// a type whose `Deserialize` validates or converts, mark the fields of that type
 /// `#[settled(atomic)]` (serde then reads each one whole) and do not derive
