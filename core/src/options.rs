@@ -22,7 +22,8 @@ pub struct Options {
     /// the error if no other value comes; so an array where the reply begins shows and
     /// settles its first number or literal only at the `,` or `]` after it, as
     /// `[true story]` and `[12:30]` are prose), and an empty one only if no other value
-    /// comes before the input ends, and the provider did not cut it (`- [ ] task` before a
+    /// comes before the input ends, and neither the provider's cut nor a limit (the byte
+    /// cap, [`Options::idle_limit`]) stopped the reading (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array, or a `:` or `=` led it (on its line, or on the
@@ -33,7 +34,7 @@ pub struct Options {
     /// https://…`, `Sources:\n[1] *Nature*`, `Answer:\n[42] (approx.)` too; never where
     /// the reply begins or in a JSON fence): it is held at its `]` until that shows
     /// (spaces and punctuation say
-    /// nothing; the input's end makes it the value, after the answer prose unless it
+    /// nothing; the input's end, not a limit, makes it the value, after the answer prose unless it
     /// began its line), and is the value only if no other comes, nor an empty one came
     /// before it; for a typed
     /// stream a bracket of the other shape than its root's is prose, though a value

@@ -628,13 +628,12 @@ impl Scanner {
                     i = s.at;
                 }
                 Err(s)
-                    if matches!(s.reason, Reason::IdleLimit(_))
-                        && (self.empty_root.is_some()
-                            || self.refused_root.is_some()
-                            || self.citation.is_some()) =>
+                    if matches!(s.reason, Reason::IdleLimit(_)) && self.refused_root.is_some() =>
                 {
-                    // No other value began in time: the empty container held is the value,
-                    // and what follows is read as what follows a value.
+                    // No other value began in time: the error of the root refused at its
+                    // first value is the reading's. (An empty container or a citation held
+                    // in the prose is not the value: reading on may have replaced it, so
+                    // the limit's own error stands, as at the byte cap.)
                     match self.fall_back_on_empty_root(sink) {
                         Some(Ok(())) => i = s.at,
                         Some(Err(error)) => return Err(error),

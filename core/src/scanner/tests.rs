@@ -835,10 +835,20 @@ fn an_empty_container_held_in_prose_stands_wherever_the_reading_stops() {
         r.map_err(|e| (e.kind(), e.offset()))
     };
     let held = Ok("[]".to_owned());
-    // The idle limit: no other value began in time.
+    // Not the idle limit (from adversarial reviews): reading on may have replaced it, so
+    // no value began in time, as with no empty container before; nor is a citation (whose
+    // limit read on, then took the answer after it for a second value).
     assert_eq!(
         outcome(lenient().idle_limit(20), &[b"Sure: [] xxxxxxxxxxxxxxxxxx"]),
-        held
+        Err((ErrorKind::NoStructure, 20))
+    );
+    assert_eq!(
+        outcome(lenient().idle_limit(10), &[b"see [1] abc {\"a\":1}"]),
+        Err((ErrorKind::NoStructure, 10))
+    );
+    assert_eq!(
+        outcome(lenient().idle_limit(10), &[b"see [] abcd {\"a\":1}"]),
+        Err((ErrorKind::NoStructure, 10))
     );
     // Not the byte cap (from an adversarial review): reading on may have replaced it, as
     // a provider's cut may have (below), so the reading is too large, as the same bytes
@@ -1121,7 +1131,12 @@ fn the_text_of_a_leading_string_is_read_as_prose_is() {
         let (r, _) = replay(&options, chunks);
         r.map_err(|e| (e.kind(), e.offset()))
     };
-    at_every_split(&lenient().idle_limit(8), "\"ab [1] cd\" x", "[1]");
+    at_every_split(&lenient().idle_limit(8), "\"ab [1, 2] cd\" x", "[1,2]");
+    // A citation is held, not begun: the limit's error stands.
+    assert_eq!(
+        outcome(lenient().idle_limit(8), &[b"\"ab [1] cd\" x"]),
+        Err((ErrorKind::NoStructure, 8))
+    );
     let long = format!(
         "\"Result: [{}]\nDone",
         (0..2000)
