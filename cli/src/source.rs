@@ -418,7 +418,8 @@ fn decode_line(line: &str, carry: &mut Option<u16>, cut: bool) -> Result<String,
                 }
             }
             None if cut => break,
-            other => return Err(format!("invalid escape {other:?}")),
+            Some(other) => return Err(format!("invalid escape `\\{other}`")),
+            None => return Err("a backslash ends the string".into()),
         };
         if carry.is_some() {
             return Err("a UTF-16 surrogate pair is split by other text".into());
@@ -725,6 +726,13 @@ mod tests {
         ] {
             assert!(decode_chunks(text).is_err(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_bad_escape_is_named_as_written() {
+        let message = |line: &str| decode_line(line, &mut None, false).unwrap_err();
+        assert_eq!(message("\"a\\qb\""), "invalid escape `\\q`");
+        assert_eq!(message("\"ab\\\""), "a backslash ends the string");
     }
 
     /// An input that never ends: `"ab"` lines, or with `raw`, the byte `x`.
