@@ -1286,7 +1286,8 @@ impl Scanner {
     }
 
     /// The input ends (or a limit stops the reading) with no root but an empty container
-    /// held in prose: it is the value; or a root refused at its
+    /// or a citation held in prose: it is the value (the empty container first); or a
+    /// root refused at its
     /// first value (see `refused_root`): its error is the reading's, before any empty
     /// container. `None` when there is neither to fall back on, or when the reading stops
     /// inside a root begun in prose (see `cut_in_tentative_root`); a tentative root that
@@ -1305,11 +1306,14 @@ impl Scanner {
         if let Some(error) = self.refused_root.take() {
             return Some(Err(self.fail_with(error)));
         }
-        if let Some(citation) = self.citation.take() {
-            // It came before any empty one (after one, a citation is not held).
-            self.empty_root = None;
-            return Some(self.emit_citation(&citation, sink));
+        // An empty container in the prose is the value before a citation, wherever it is
+        // (`As noted in [1], the answer is:\n{}`; after one, a citation is not held).
+        if self.empty_root.is_none() {
+            if let Some(citation) = self.citation.take() {
+                return Some(self.emit_citation(&citation, sink));
+            }
         }
+        self.citation = None;
         Some(self.emit_empty_root(sink))
     }
 
