@@ -83,10 +83,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
         if next == Next::End {
             let reported = stream.settled().count();
             let shown = (printed && replay.emit == Emit::Full).then(|| snapshot_json(&stream));
-            outcome = Some(match chunks.finish_reason() {
-                Some(reason) => end(&mut stream, reason),
-                None => stream.end_input(),
-            });
+            outcome = Some(end(&mut stream, &chunks));
             // The chunk's line went out before the input ended, and the end settled a
             // value (a root number, a reply that is one scalar) or changed the snapshot
             // (`[4` cut: the array where the reply begins is the answer, cut): the
@@ -109,10 +106,7 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
     }
     let outcome = match outcome {
         Some(outcome) => outcome,
-        None => match chunks.finish_reason() {
-            Some(reason) => end(&mut stream, reason),
-            None => stream.end_input(),
-        },
+        None => end(&mut stream, &chunks),
     };
     line.clear();
     let ok = match outcome {
@@ -156,10 +150,18 @@ pub(crate) fn run(replay: &Replay) -> Result<bool, Failure> {
 }
 
 /// Ends the input the way the provider said it ended: a finish that stopped it early (a
-/// token limit, a filter, a refusal) is a cut.
-fn end(stream: &mut DynamicStream, reason: &settled::provider::FinishReason) -> Result<(), Error> {
-    match reason.stop_cause() {
-        Some(cause) => stream.cut_input(cause),
+/// token limit, a filter, a refusal) is a cut; so is the end of a stream whose tool call
+/// began and sent no argument text before it ended with no finish reason (the connection
+/// dropped: as `ToolStreams::finish` reads it, not a call without parameters).
+fn end(stream: &mut DynamicStream, chunks: &Input) -> Result<(), Error> {
+    match chunks.finish_reason() {
+        Some(reason) => match reason.stop_cause() {
+            Some(cause) => stream.cut_input(cause),
+            None => stream.end_input(),
+        },
+        None if chunks.is_tool_call() && stream.offset() == 0 => {
+            stream.cut_input("no finish reason")
+        }
         None => stream.end_input(),
     }
 }

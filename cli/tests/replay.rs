@@ -864,6 +864,39 @@ fn a_tool_call_with_no_arguments_still_drops_the_prose_before_it() {
     );
 }
 
+/// From an adversarial review: a stream whose tool call began and that ended (the
+/// connection dropped) before any argument text was `no_structure`, "no JSON object or
+/// array in the input"; it is a cut, as `ToolStreams::finish` reads it.
+#[test]
+fn a_tool_call_cut_before_its_arguments_is_truncated() {
+    let start = json!({"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "t", "name": "now", "input": {}}});
+    let empty = json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": ""}});
+    let stop = json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}});
+    let truncated = |run: &Run| {
+        assert_eq!(error_of(run), ("truncated", 0), "{}", run.stdout);
+        assert_eq!(run.done()["snapshot"], Value::Null);
+    };
+    for events in [vec![start.clone()], vec![start.clone(), empty.clone()]] {
+        let body = anthropic_body(&events);
+        truncated(&cli(&["replay", "--sse", "anthropic"], body.as_bytes()));
+    }
+    let call = json!({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0, "id": "c", "type": "function", "function": {"name": "now", "arguments": ""}}]}, "finish_reason": null}]});
+    for tail in ["", "data: {\"choices\": [{\"ind"] {
+        let body = format!("data: {call}\n\n{tail}");
+        for split in ["1", "7", "4096"] {
+            let args = ["replay", "--sse", "openai", "--split", split];
+            truncated(&cli(&args, body.as_bytes()));
+        }
+    }
+    // Ended as the provider ends a call without parameters: its arguments are `{}`.
+    let body = anthropic_body(&[start, empty, stop]);
+    let run = cli(
+        &["replay", "--sse", "anthropic", "--emit", "final"],
+        body.as_bytes(),
+    );
+    assert_eq!(run.done(), &json!({"done": true, "value": {}}));
+}
+
 #[test]
 fn an_empty_input_under_strict_has_no_value_of_any_kind() {
     // Strict reads any JSON value as the root, so the message names no shape.
