@@ -183,7 +183,10 @@ pub enum SecondRoot {
     /// keeps the last value does not fail fast ([`Options::fail_fast`] is off for it), so
     /// a refusal in a value a later one replaces is dropped with it, and a refusal in the
     /// value kept is `finish`'s error. If the input ends inside the value that replaced a
-    /// complete one, the complete one is given back (with a warning) by `finish`.
+    /// complete one, or that value turns out not to be JSON (`{"x": 1} {"k": "a\q"}`),
+    /// the complete one is given back, with a warning: the draft shows it again (the
+    /// replacement's draft is dropped, as a snapshot never shows what is not JSON) and
+    /// `finish` returns it.
     KeepLast,
 }
 
