@@ -137,7 +137,7 @@ impl fmt::Display for Reason {
                 "no JSON object or array in the input (the bracket at byte {offset} began prose, not JSON)"
             ),
             EofInThink => f.write_str("EOF inside a reasoning block, before any JSON value"),
-            IdleLimit(n) => write!(f, "no JSON value started within the first {n} bytes"),
+            IdleLimit(n) => write!(f, "no JSON value started within the first {}", Bytes(*n)),
             ExpectedColon => f.write_str("expected `:`"),
             ExpectedCommaOrEnd => f.write_str("expected `,` or the end of the container"),
             ExpectedKey => f.write_str("key must be a string"),
@@ -156,13 +156,26 @@ impl fmt::Display for Reason {
             InvalidLiteral => f.write_str("expected `true`, `false` or `null`"),
             CommentInStrict => f.write_str("comments are not allowed in strict mode"),
             InvalidComment => f.write_str("expected `//` or `/*` to start a comment"),
-            TooLarge(n) => write!(f, "input exceeds the byte limit of {n} bytes"),
+            TooLarge(n) => write!(f, "input exceeds the byte limit of {}", Bytes(*n)),
             TooDeep(n) => write!(f, "nesting exceeds the depth limit of {n}"),
             Validation => f.write_str("the value does not match the type"),
             Stalled(n) => write!(
                 f,
-                "more than {n} bytes of whitespace or comments in a row inside the value"
+                "more than {} of whitespace or comments in a row inside the value",
+                Bytes(*n)
             ),
+        }
+    }
+}
+
+/// A count of bytes as a person writes it: `1 byte`, `0 bytes`, `4096 bytes`.
+struct Bytes(u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 byte"),
+            n => write!(f, "{n} bytes"),
         }
     }
 }
@@ -391,8 +404,9 @@ impl Error {
                 )
             }
             (None, Reason::TooLarge(n)) => format!(
-                "Your reply was longer than {n} bytes and was cut off; it may be repeating \
-                 itself. Reply again with a shorter JSON value."
+                "Your reply was longer than {} and was cut off; it may be repeating \
+                 itself. Reply again with a shorter JSON value.",
+                Bytes(n)
             ),
             (None, Reason::TooDeep(n)) => format!(
                 "Your JSON nests deeper than {n} levels. Reply again with a flatter JSON value."
@@ -456,3 +470,28 @@ impl fmt::Debug for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Reason;
+
+    #[test]
+    fn a_count_of_one_byte_is_singular() {
+        assert_eq!(
+            Reason::TooLarge(1).to_string(),
+            "input exceeds the byte limit of 1 byte"
+        );
+        assert_eq!(
+            Reason::IdleLimit(0).to_string(),
+            "no JSON value started within the first 0 bytes"
+        );
+        assert_eq!(
+            Reason::Stalled(1).to_string(),
+            "more than 1 byte of whitespace or comments in a row inside the value"
+        );
+        assert_eq!(
+            Reason::TooLarge(4096).to_string(),
+            "input exceeds the byte limit of 4096 bytes"
+        );
+    }
+}
