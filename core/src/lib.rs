@@ -141,6 +141,7 @@ pub mod openai_client;
 mod options;
 mod path;
 pub mod provider;
+mod room;
 mod scanner;
 pub mod schema;
 #[cfg(feature = "axum")]

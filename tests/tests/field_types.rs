@@ -1293,3 +1293,48 @@ fn a_generic_model_takes_the_bounds_serde_adds_for_defaults() {
     let shape: Shape<u8> = read(r#"{"kind": "Many"}"#);
     assert_eq!(shape, Shape::Many { of: vec![] });
 }
+
+/// A complete vector or string in a typed draft holds about what its value takes: the
+/// room its growth left goes back when it settles, and a settled vector's value is built
+/// at its exact length (collected as `Result`s, it grew by doubling). The typed memory
+/// target of BENCHMARKS.md rests on both.
+#[test]
+fn complete_drafts_and_settled_vectors_hold_no_spare_room() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Notes {
+        items: Vec<u32>,
+        text: String,
+        open: Vec<String>,
+    }
+    let items = (0..100).map(|i| i.to_string()).collect::<Vec<_>>();
+    let text = "word ".repeat(40);
+    let doc = format!(
+        r#"{{"items": [{}], "text": "{text}", "open": ["a", "b""#,
+        items.join(", ")
+    );
+    let mut stream = Notes::stream();
+    let mut settled = None;
+    for piece in doc.as_bytes().chunks(3) {
+        for field in stream.feed(piece).unwrap() {
+            if let NotesField::Items(v) = field {
+                settled = Some(v);
+            }
+        }
+    }
+    let settled = settled.expect("`items` settled");
+    assert_eq!(settled.len(), 100);
+    assert_eq!(settled.capacity(), settled.len());
+    let draft = stream.draft();
+    let spare = |v: &Vec<_>| (v.capacity() - v.len()) * std::mem::size_of_val(&v[0]);
+    let items = draft.items.as_ref().unwrap();
+    assert_eq!(items.len(), 100);
+    assert!(spare(items) < 16, "{} of {}", items.capacity(), items.len());
+    let text = draft.text.as_ref().unwrap();
+    assert_eq!(text.len(), 200);
+    assert!(text.capacity() - text.len() < 16, "{}", text.capacity());
+    // What is still open keeps its room to grow.
+    assert_eq!(
+        draft.open.as_deref(),
+        Some(&["a".to_string(), "b".to_string()][..])
+    );
+}

@@ -166,19 +166,12 @@ impl DynamicSink {
         }
     }
 
-    /// A string or container that is complete gives back the room its growth left: what
-    /// the tree holds is then about what the value takes.
-    /// Only room of [`SHRINK_AT`] bytes or more: a reallocation per small value would cost
-    /// more time than the bytes are worth.
+    /// A container that is complete gives back the room its growth left (see
+    /// [`crate::room`]): what the tree holds is then about what the value takes.
     fn shrink(&mut self, id: Id) {
-        fn spare<T>(v: &Vec<T>) -> usize {
-            (v.capacity() - v.len()) * std::mem::size_of::<T>()
-        }
         match self.tree.node_mut(id) {
-            Some(Node::Array(items)) if spare(items) >= SHRINK_AT => items.shrink_to_fit(),
-            Some(Node::Object(members)) if spare(members) >= SHRINK_AT => {
-                members.shrink_to_fit();
-            }
+            Some(Node::Array(items)) => crate::room::give_back(items),
+            Some(Node::Object(members)) => crate::room::give_back(members),
             _ => {}
         }
     }
@@ -202,9 +195,6 @@ impl DynamicSink {
         true
     }
 }
-
-/// The least room a complete string or container gives back (see `DynamicSink::shrink`).
-const SHRINK_AT: usize = 16;
 
 impl Sink for DynamicSink {
     /// The tree is built from the events alone: no text is read back, so the scanner may

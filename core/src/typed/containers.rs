@@ -109,6 +109,8 @@ impl<T: StreamingModel> Frame for VecFrame<T> {
         if !self.open {
             if let Event::EndArray(raw) = event {
                 out.closed = Some(raw.span());
+                // Complete: the room its growth left goes back.
+                crate::room::give_back(items);
                 return FrameFlow::Done(true);
             }
             self.open = true;
@@ -239,12 +241,26 @@ impl<T: StreamingModel> StreamingModel for Vec<T> {
     }
 
     fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
-        draft.iter().map(T::to_value).collect()
+        values(draft.iter(), T::to_value)
     }
 
     fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
-        draft.into_iter().map(T::into_value).collect()
+        values(draft.into_iter(), T::into_value)
     }
+}
+
+/// The values of a vector's element drafts, in a vector of exactly their number.
+/// (Collected as `Result`s, they come with no size hint: the vector would grow by
+/// doubling, copied at each step and up to twice the size it needs.)
+pub(super) fn values<I: ExactSizeIterator, V>(
+    drafts: I,
+    mut value: impl FnMut(I::Item) -> Result<V, Rejected>,
+) -> Result<Vec<V>, Rejected> {
+    let mut out = Vec::with_capacity(drafts.len());
+    for draft in drafts {
+        out.push(value(draft)?);
+    }
+    Ok(out)
 }
 
 /// What settles inside a map.

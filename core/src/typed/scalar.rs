@@ -106,7 +106,11 @@ fn string_step<V: serde::de::DeserializeOwned>(
         Event::EndString(_) if member.level() == 1 => {
             member.track(event);
             match slot.get() {
-                Some(s) => Flow::Done(Ok(value(s))),
+                Some(s) => {
+                    // Complete: the room its growth left goes back.
+                    crate::room::give_back_text(s);
+                    Flow::Done(Ok(value(s)))
+                }
                 None => Flow::More,
             }
         }

@@ -3,7 +3,7 @@
 //! become their own type once settled; tuples stream as arrays, element by element.
 
 use super::StreamingModel;
-use super::containers::Item;
+use super::containers::{Item, values};
 use super::protocol::{Event, Flow, Frame, FrameFlow, Member, Out, Rejected, Slot};
 use crate::json_schema::{Schema, SchemaGen};
 use crate::path::Step;
@@ -59,11 +59,11 @@ macro_rules! collected {
             }
 
             fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
-                draft.iter().map(T::to_value).collect()
+                values(draft.iter(), T::to_value).map(|v| v.into_iter().collect())
             }
 
             fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
-                draft.into_iter().map(T::into_value).collect()
+                values(draft.into_iter(), T::into_value).map(|v| v.into_iter().collect())
             }
         }
     )*};
@@ -124,19 +124,11 @@ where
     }
 
     fn to_value(draft: &Self::Draft) -> Result<Self::Value, Rejected> {
-        let items = draft
-            .iter()
-            .map(T::to_value)
-            .collect::<Result<Vec<_>, _>>()?;
-        exactly(items)
+        exactly(values(draft.iter(), T::to_value)?)
     }
 
     fn into_value(draft: Self::Draft) -> Result<Self::Value, Rejected> {
-        let items = draft
-            .into_iter()
-            .map(T::into_value)
-            .collect::<Result<Vec<_>, _>>()?;
-        exactly(items)
+        exactly(values(draft.into_iter(), T::into_value)?)
     }
 }
 
