@@ -36,7 +36,8 @@ pub struct Options {
     /// (spaces and punctuation say
     /// nothing; the input's end, not a limit, makes it the value, after the answer prose unless it
     /// began its line), and is the value only if no other comes, nor an empty one before
-    /// or after it (`As noted in [1], the answer is: {}` is `{}`); for a typed
+    /// it, nor one after it that a `:` or `=` led or that began its line (`As noted in
+    /// [1], the answer is: {}` is `{}`); for a typed
     /// stream a bracket of the other shape than its root's is prose, though a value
     /// inside it may be the answer, and so is a list in prose whose first element has
     /// another shape than the root list's elements (`see ["docs"]` before a list of

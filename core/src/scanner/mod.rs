@@ -102,6 +102,9 @@ struct EmptyRoot {
     position: (u64, u64),
     /// It opened past the depth cap: its error, if it turns out to be the value.
     too_deep: Option<Error>,
+    /// A `:` or `=` led it on its line, or it began its line (`the answer is:\n{}`):
+    /// the value before a citation held earlier in the prose.
+    led: bool,
 }
 
 /// The text of a root set aside in prose (a citation) and where it began.
@@ -1258,6 +1261,7 @@ impl Scanner {
                 offset: self.root_offset,
                 position: self.root_position,
                 too_deep: self.deep.as_ref().map(|deep| deep.error.clone()),
+                led: self.citation_led || self.line_led,
             });
         }
         self.drop_root();
@@ -1286,7 +1290,8 @@ impl Scanner {
     }
 
     /// The input ends (or a limit stops the reading) with no root but an empty container
-    /// or a citation held in prose: it is the value (the empty container first); or a
+    /// or a citation held in prose: it is the value (the first of them, or an empty one
+    /// led as the answer is, see `EmptyRoot::led`); or a
     /// root refused at its
     /// first value (see `refused_root`): its error is the reading's, before any empty
     /// container. `None` when there is neither to fall back on, or when the reading stops
@@ -1306,10 +1311,12 @@ impl Scanner {
         if let Some(error) = self.refused_root.take() {
             return Some(Err(self.fail_with(error)));
         }
-        // An empty container in the prose is the value before a citation, wherever it is
-        // (`As noted in [1], the answer is:\n{}`; after one, a citation is not held).
-        if self.empty_root.is_none() {
+        // A citation comes before a later empty container, unless a `:` or `=` led that
+        // one or it began its line (`As noted in [1], the answer is:\n{}`). After an
+        // empty one, a citation is not held.
+        if !self.empty_root.as_ref().is_some_and(|empty| empty.led) {
             if let Some(citation) = self.citation.take() {
+                self.empty_root = None;
                 return Some(self.emit_citation(&citation, sink));
             }
         }

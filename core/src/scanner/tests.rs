@@ -1971,11 +1971,14 @@ fn a_citation_in_prose_is_no_value() {
     // With no other value, the first citation is the value (it was before).
     at_every_split(&lenient(), "The result is [42] as computed.", "[42]");
     at_every_split(&lenient(), "x [1] y [2] z", "[1]");
-    // An empty container is the value before a citation, after it too (a review:
-    // `[1]` was the value here).
+    // An empty container after a citation is the value when a `:` or `=` led it or it
+    // began its line, as an answer is (a review: `[1]` was the value here); one that
+    // follows a word is prose beside the citation still.
     at_every_split(&lenient(), "As noted in [1], the answer is:\n{}\n", "{}");
     at_every_split(&lenient(), "See [1] for why: [] is all.", "[]");
     at_every_split(&lenient(), "Per [2]:\n{} (nothing found)", "{}");
+    at_every_split(&lenient(), "See [3] and then x = {} here", "{}");
+    at_every_split(&lenient(), "The answer is [42] (use {} for none).", "[42]");
     // After one, another like it is one too, even where its line ends (the property
     // tests' `<answer>[0] Done [1].`): the first is the value.
     at_every_split(&lenient(), "<answer>[0] Done [1].", "[0]");
