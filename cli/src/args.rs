@@ -34,6 +34,7 @@ that chunk's line comes again, with what the end settled and the snapshot it lef
                     channel, Magistral's [THINK] and Seed-OSS's <seed:think> blocks,
                     comments and trailing commas)
   --chunks FILE     NDJSON file, one JSON string literal per line, each line one chunk
+                    (`-`: read it from stdin)
   --split N         feed stdin N bytes at a time, to its end (or the byte cap)
                     (neither: feed stdin as it is read; reads that come while the
                     last chunk is still being replayed are fed as one chunk)

@@ -35,6 +35,11 @@ fn read_all(mut input: impl Read, send: &SyncSender<io::Result<Vec<u8>>>) {
     }
 }
 
+/// A failed read of stdin, saying so (its kind kept: a closed pipe stays one).
+fn from_stdin(e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("cannot read stdin: {e}"))
+}
+
 /// What asking for the next chunk gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Next {
@@ -94,14 +99,23 @@ impl Chunks {
                 n: *n,
             }),
             Source::Chunks(path) => {
-                let unreadable =
-                    |e: io::Error| Failure::Usage(format!("cannot read {}: {e}", path.display()));
-                let bad_line = |(line, e): (usize, String)| {
-                    Failure::Usage(format!("{} line {line}: {e}", path.display()))
+                // `-` is stdin, as for most tools that take a file.
+                let stdin = path.as_os_str() == "-";
+                let name = if stdin {
+                    "stdin".into()
+                } else {
+                    path.display().to_string()
                 };
+                let unreadable = |e: io::Error| Failure::Usage(format!("cannot read {name}: {e}"));
+                let bad_line =
+                    |(line, e): (usize, String)| Failure::Usage(format!("{name} line {line}: {e}"));
                 let open = || -> Result<Lines<Box<dyn BufRead + Send>>, Failure> {
-                    let file = std::fs::File::open(path).map_err(unreadable)?;
-                    let file: Box<dyn BufRead + Send> = Box::new(io::BufReader::new(file));
+                    let file: Box<dyn BufRead + Send> = if stdin {
+                        Box::new(io::BufReader::new(io::stdin()))
+                    } else {
+                        let file = std::fs::File::open(path).map_err(unreadable)?;
+                        Box::new(io::BufReader::new(file))
+                    };
                     Ok(Lines::new(file, max_bytes, cap != u64::MAX))
                 };
                 // Checked first, a line at a time, so that a bad line is a usage error
@@ -109,7 +123,7 @@ impl Chunks {
                 // stops there) or, for a provider's events (whose text, not their bytes,
                 // the cap counts), up to `HOLD_BYTES` of them. A regular file is then read
                 // again as it is replayed; a pipe, read once, has what was checked held.
-                let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+                let regular = !stdin && std::fs::metadata(path).is_ok_and(|m| m.is_file());
                 let bound = match cap {
                     u64::MAX => HOLD_BYTES,
                     cap => usize::try_from(cap.saturating_add(1)).unwrap_or(usize::MAX),
@@ -144,7 +158,7 @@ impl Chunks {
         match self {
             Chunks::Stdin { receive, failed } => {
                 if let Some(error) = failed.take() {
-                    return Err(error);
+                    return Err(from_stdin(error));
                 }
                 let got = if briefly {
                     match receive.recv_timeout(LOOKAHEAD) {
@@ -157,7 +171,7 @@ impl Chunks {
                 };
                 match got {
                     Some(read) => {
-                        *out = read?;
+                        *out = read.map_err(from_stdin)?;
                         while out.len() < GATHER_LIMIT {
                             match receive.try_recv() {
                                 Ok(Ok(more)) => out.extend_from_slice(&more),
@@ -175,7 +189,11 @@ impl Chunks {
             }
             Chunks::Split { input, left, n } => {
                 let want = u64::try_from(*n).unwrap_or(u64::MAX).min(*left);
-                let got = input.by_ref().take(want).read_to_end(out)?;
+                let got = input
+                    .by_ref()
+                    .take(want)
+                    .read_to_end(out)
+                    .map_err(from_stdin)?;
                 *left = left.saturating_sub(got as u64);
                 Ok(if got == 0 { Next::End } else { Next::Chunk })
             }

@@ -95,6 +95,41 @@ fn the_shipped_sample_replays_from_its_chunks_file() {
 }
 
 #[test]
+fn a_chunks_file_named_dash_is_read_from_stdin() {
+    let chunks = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../samples/review.chunks.ndjson"
+    );
+    let text = std::fs::read(chunks).unwrap();
+    let from_file = cli(&["replay", "--chunks", chunks], b"");
+    let from_stdin = cli(&["replay", "--chunks", "-"], &text);
+    assert_eq!(from_stdin.code, 0, "{}", from_stdin.stderr);
+    assert_eq!(from_stdin.lines, from_file.lines);
+    let bad = cli(&["replay", "--chunks", "-"], b"\"not a string\n");
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("stdin line 1"), "{}", bad.stderr);
+}
+
+#[test]
+fn a_failed_read_of_stdin_says_it_was_stdin() {
+    // Reading a directory fails (EISDIR) after it opened: the error names stdin.
+    for args in [
+        &["replay"][..],
+        &["replay", "--split", "7"],
+        &["replay", "--chunks", "-"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_settled"))
+            .args(args)
+            .stdin(std::fs::File::open("/").expect("the root directory opens"))
+            .output()
+            .expect("settled exits");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(stderr.contains("stdin"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
 fn one_byte_chunks_give_one_line_per_byte() {
     let text = sample();
     let run = cli(&["replay", "--split", "1"], text.as_bytes());
