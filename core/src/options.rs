@@ -28,8 +28,9 @@ pub struct Options {
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
     /// a typed stream's root is an array, or a `:` or `=` led it (on its line, or on the
     /// line before when it begins its own: `Answer:\n[1, 2]`); so is one that holds one
-    /// number with prose after it, or a line break (`the docs [1] say`, `as noted
-    /// [1].`), unless a `:` or `=` led it on its line (`Result: [3]`, `**Result:** [3]`),
+    /// number, or after a word up to six integers of up to four digits on its line
+    /// (`both studies [1, 2] agree`), with prose after it, or a line break (`the docs [1]
+    /// say`, `as noted [1].`), unless a `:` or `=` led it on its line (`Result: [3]`, `**Result:** [3]`),
     /// and one that began its line with text after it there (`[1] Smith, 2020.`, `[1]:
     /// https://…`, `Sources:\n[1] *Nature*`, `Answer:\n[42] (approx.)` too; never where
     /// the reply begins or in a JSON fence): it is held at its `]` until that shows

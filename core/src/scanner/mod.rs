@@ -60,6 +60,11 @@ const RELEASE_MIN: usize = 16 * 1024;
 /// (see `Scanner::deep`): prose does not nest brackets this deep.
 const DEEP_SLACK: usize = 64;
 
+/// The most numbers a possible citation holds (`[1, 2, 3]`) before its root is read as
+/// a value, and the most digits each may have.
+const CITATION_RUN: u8 = 6;
+const CITATION_DIGITS: usize = 4;
+
 /// A root read in prose, past the depth cap, being read on (see `Scanner::deep`).
 #[derive(Debug, Clone)]
 struct Deep {
@@ -157,6 +162,11 @@ pub struct Scanner {
     /// not a member until a separator follows it (`[1/3]` in prose is not a value). It
     /// goes to the sink when the root is confirmed.
     scalar_pending: Option<(usize, usize)>,
+    /// A possible citation of several numbers after a word (`both studies [1, 2] agree`):
+    /// the clean-text start of the numbers held before `scalar_pending`, and how many.
+    /// Their commas confirm nothing; they go to the sink when the root is confirmed (see
+    /// `Scanner::hold_in_citation`).
+    held_run: Option<(usize, u8)>,
     /// A typed stream's root is an object (or an array): a bracket of the other shape in
     /// prose is prose.
     root_shape: Option<bool>,
@@ -347,6 +357,7 @@ impl Scanner {
             key_end: 0,
             key_pending: false,
             scalar_pending: None,
+            held_run: None,
             root_shape: None,
             element_shape: None,
             string: StrState::NEW,
@@ -1013,6 +1024,7 @@ impl Scanner {
         self.tentative = false;
         self.key_pending = false;
         self.scalar_pending = None;
+        self.held_run = None;
         self.in_key = false;
         self.done = true;
         self.state = State::AfterRoot;
@@ -1237,6 +1249,7 @@ impl Scanner {
         self.index_open = false;
         self.key_pending = false;
         self.scalar_pending = None;
+        self.held_run = None;
         self.stack.clear();
         self.in_key = false;
         self.hold_string = false;
@@ -1414,6 +1427,10 @@ impl Scanner {
         if self.key_pending {
             self.key_pending = false;
             sink.key(&self.key, self.raw(self.key_start..self.key_end));
+        }
+        if let Some((from, _)) = self.held_run.take() {
+            let upto = self.scalar_pending.map_or(self.end(), |(start, _)| start);
+            self.send_run(from..upto, sink);
         }
         if let Some((start, end)) = self.scalar_pending.take() {
             self.send_scalar(start..end, sink);

@@ -229,6 +229,9 @@ impl Scanner {
             *start = start.saturating_sub(cut);
             *end = end.saturating_sub(cut);
         }
+        if let Some((start, _)) = &mut self.held_run {
+            *start = start.saturating_sub(cut);
+        }
         self.root_offset = self.second_offset;
         self.root_position = self.second_position;
         self.done = false;
@@ -279,6 +282,7 @@ impl Scanner {
         self.tentative = false;
         self.key_pending = false;
         self.scalar_pending = None;
+        self.held_run = None;
         self.muted = false;
         self.second_confirmed = false;
         self.ignore_rest = true;

@@ -89,6 +89,11 @@ impl Scanner {
 
     /// A value starts with byte `c` at `i`.
     fn begin_value<S: Sink>(&mut self, b: &[u8], c: u8, i: usize, sink: &mut S) -> Step {
+        if self.held_run.is_some() && !c.is_ascii_digit() {
+            // No citation's number: the root is a value, as its first comma would have
+            // made it.
+            self.confirm(sink);
+        }
         if self.stack.is_empty() {
             let (line, column) = self.locate(b, i);
             if self.done {
@@ -282,8 +287,11 @@ impl Scanner {
             match c {
                 b'/' => return self.comment_start(i, State::AfterValue),
                 b',' => {
-                    // A tentative root's first number or literal is a member now.
-                    self.confirm(sink);
+                    // A tentative root's first number or literal is a member now, unless
+                    // it may be one of a citation's numbers.
+                    if !self.hold_in_citation() {
+                        self.confirm(sink);
+                    }
                     let at = self.end();
                     let Some(frame) = self.stack.last_mut() else {
                         return Err(stop(Reason::TrailingCharacters, i));
@@ -393,9 +401,14 @@ impl Scanner {
     /// keep-last).
     fn citation_at_close(&self) -> bool {
         // Cheap tests first: this runs at every closing bracket.
-        let Some((start, _)) = self.scalar_pending else {
+        let Some((start, end)) = self.scalar_pending else {
             return false;
         };
+        // After numbers held as a citation's, the last is one too (`[1, 2.5]` is data).
+        if self.held_run.is_some() && !self.small_number(start..end) {
+            return false;
+        }
+        let start = self.held_run.map_or(start, |(from, _)| from);
         // Led by a `:` or `=` on its line (`Result: [3]`), or begun in a JSON fence: no
         // citation.
         if !self.tentative
@@ -420,6 +433,73 @@ impl Scanner {
                 .checked_sub(self.window.base)
                 .and_then(|at| self.clean.get(at..))
                 .is_some_and(|text| !text.contains(&b'\n'))
+    }
+
+    /// A comma after the number held in a tentative root array: true if it is held on,
+    /// with those before it, as one of a citation's numbers (`both studies [1, 2] agree`,
+    /// `see [3, 14, 15].`): a run of small integers on one line, after a word (not led by
+    /// `:` or `=`, not where the reply or its line begins, not glued to a word as an
+    /// index is, not in a JSON fence). The bracket that closes it decides, as for one
+    /// number (see [`Scanner::citation_at_close`]); anything else in it confirms it.
+    pub(super) fn hold_in_citation(&mut self) -> bool {
+        if !self.tentative
+            || self.done
+            || self.bare_array
+            || self.citation_led
+            || self.line_led
+            || self.root_fenced
+            || self.index_open
+            || !matches!(self.stack.as_slice(), [root] if !root.object)
+        {
+            return false;
+        }
+        let Some((start, end)) = self.scalar_pending else {
+            return false;
+        };
+        let held = self.held_run.map_or(0, |(_, n)| n);
+        let one_line = self
+            .clean_text(0..self.end())
+            .is_some_and(|root| !root.contains(&b'\n'));
+        if !self.small_number(start..end)
+            || !one_line
+            || held.saturating_add(1) >= super::CITATION_RUN
+        {
+            return false;
+        }
+        self.scalar_pending = None;
+        self.held_run = Some((self.held_run.map_or(start, |(from, _)| from), held + 1));
+        true
+    }
+
+    /// The number at `span` of the clean text may be a citation's (`12`, not `-1` or
+    /// `2.5`).
+    fn small_number(&self, span: std::ops::Range<usize>) -> bool {
+        self.clean_text(span).is_some_and(|n| {
+            !n.is_empty() && n.len() <= super::CITATION_DIGITS && n.iter().all(u8::is_ascii_digit)
+        })
+    }
+
+    /// Sends the numbers of a citation's run held in `span` of the clean text (digits,
+    /// commas and blanks), the root confirmed.
+    pub(super) fn send_run<S: Sink>(&mut self, span: std::ops::Range<usize>, sink: &mut S) {
+        let mut at = span.start;
+        while at < span.end {
+            let Some(text) = self.clean_text(at..span.end) else {
+                return;
+            };
+            let Some(first) = text.iter().position(u8::is_ascii_digit) else {
+                return;
+            };
+            let len = text
+                .get(first..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            let from = at + first;
+            self.send_scalar(from..from + len, sink);
+            at = from + len;
+        }
     }
 
     /// After the `]` of a possible citation: spaces and punctuation (`[1].`, `[2],`) say

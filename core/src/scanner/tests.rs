@@ -1131,12 +1131,18 @@ fn the_text_of_a_leading_string_is_read_as_prose_is() {
         let (r, _) = replay(&options, chunks);
         r.map_err(|e| (e.kind(), e.offset()))
     };
-    at_every_split(&lenient().idle_limit(8), "\"ab [1, 2] cd\" x", "[1,2]");
-    // A citation is held, not begun: the limit's error stands.
-    assert_eq!(
-        outcome(lenient().idle_limit(8), &[b"\"ab [1] cd\" x"]),
-        Err((ErrorKind::NoStructure, 8))
+    at_every_split(
+        &lenient().idle_limit(8),
+        "\"ab [1, true] cd\" x",
+        "[1,true]",
     );
+    // A citation is held, not begun: the limit's error stands, where the prose goes on.
+    for (cited, at) in [(&b"\"ab [1] cd\" x"[..], 8), (b"\"ab [1, 2] cd\" x", 11)] {
+        assert_eq!(
+            outcome(lenient().idle_limit(8), &[cited]),
+            Err((ErrorKind::NoStructure, at))
+        );
+    }
     let long = format!(
         "\"Result: [{}]\nDone",
         (0..2000)
@@ -1922,6 +1928,56 @@ fn a_complete_root_read_in_prose_is_kept_over_a_later_fenced_one() {
         "Result: [1]\nOr:\n```json\n{\"a\":1}\n```",
         r#"{"a":1}"#,
     );
+}
+
+/// A citation of several numbers after a word is held as one of a single number is
+/// (review: `Both studies [1, 2] agree.` then a fenced answer read `[1,2]`, a second value
+/// ignored). Alone, it is still the value; anything but a small integer in it, a line
+/// break, or more numbers than a citation holds, make it one at once.
+#[test]
+fn a_citation_of_several_numbers_is_no_value() {
+    for options in [
+        lenient(),
+        lenient().second_root(crate::SecondRoot::KeepLast),
+    ] {
+        for (input, expected) in [
+            (
+                "Both studies [1, 2] agree.\n\n```json\n{\"a\": 1}\n```\n",
+                r#"{"a":1}"#,
+            ),
+            ("Per [1] and [2, 3], with {x}:\n{\"a\": 1}", r#"{"a":1}"#),
+            (
+                "The range is [0, 1] here.\n```json\n{\"a\":1}```",
+                r#"{"a":1}"#,
+            ),
+            ("See [1, 2] and {\"a\": 1}", r#"{"a":1}"#),
+            ("See [1,2,3,4,5,6] and [7]", "[1,2,3,4,5,6]"),
+            ("sources [1, 4, 7].", "[1,4,7]"),
+            ("sources [1, 4, 7]", "[1,4,7]"),
+        ] {
+            at_every_split(&options, input, expected);
+        }
+    }
+    // Not a citation: an answer, confirmed at its first comma as before (the first value
+    // is kept).
+    for (input, expected) in [
+        ("assistantfinal[2, 3] and {\"a\": 1}", "[2,3]"),
+        ("Result: [3, 4] and {\"a\": 1}", "[3,4]"),
+        ("See [1, \"a\"] then {\"a\": 1}", r#"[1,"a"]"#),
+        ("See [1, -2] then {\"a\": 1}", "[1,-2]"),
+        ("See [1, 2.5] then {\"a\": 1}", "[1,2.5]"),
+        ("See [1, 22222] then {\"a\": 1}", "[1,22222]"),
+        ("See [1, true] then {\"a\": 1}", "[1,true]"),
+        ("See [1, [2]] then {\"a\": 1}", "[1,[2]]"),
+        ("See [1,\n 2] then {\"a\": 1}", "[1,2]"),
+        ("See [1,2,3,4,5,6,7] then {\"a\": 1}", "[1,2,3,4,5,6,7]"),
+    ] {
+        at_every_split(&lenient(), input, expected);
+    }
+    // Cut inside it, as inside a citation of one number: no value began.
+    for input in ["See [1, 2", "See [1, 2,"] {
+        fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
+    }
 }
 
 #[test]
