@@ -443,7 +443,6 @@ impl Scanner {
     /// number (see [`Scanner::citation_at_close`]); anything else in it confirms it.
     pub(super) fn hold_in_citation(&mut self) -> bool {
         if !self.tentative
-            || self.done
             || self.bare_array
             || self.citation_led
             || self.line_led
@@ -457,8 +456,12 @@ impl Scanner {
             return false;
         };
         let held = self.held_run.map_or(0, |(_, n)| n);
+        let root = match self.done {
+            true => self.second_start,
+            false => 0,
+        };
         let one_line = self
-            .clean_text(0..self.end())
+            .clean_text(root..self.end())
             .is_some_and(|root| !root.contains(&b'\n'));
         if !self.small_number(start..end)
             || !one_line

@@ -1954,6 +1954,9 @@ fn a_citation_of_several_numbers_is_no_value() {
             ("See [1,2,3,4,5,6] and [7]", "[1,2,3,4,5,6]"),
             ("sources [1, 4, 7].", "[1,4,7]"),
             ("sources [1, 4, 7]", "[1,4,7]"),
+            // After the answer, no second value (keep-last replaced it).
+            ("{\"a\":1} see [1, 2] here", r#"{"a":1}"#),
+            ("{\"a\":1} see [1, 2]. Done [3, 4]", r#"{"a":1}"#),
         ] {
             at_every_split(&options, input, expected);
         }
@@ -1974,6 +1977,11 @@ fn a_citation_of_several_numbers_is_no_value() {
     ] {
         at_every_split(&lenient(), input, expected);
     }
+    // Under keep-last, a second value that is no citation replaces the answer.
+    let last = lenient().second_root(crate::SecondRoot::KeepLast);
+    at_every_split(&last, "{\"a\":1} then [1, \"x\"] here", r#"[1,"x"]"#);
+    at_every_split(&last, "{\"a\":1} then [1, 2, 3.5] here", "[1,2,3.5]");
+    at_every_split(&last, "{\"a\":1}\n[1, 2]", "[1,2]");
     // Cut inside it, as inside a citation of one number: no value began.
     for input in ["See [1, 2", "See [1, 2,"] {
         fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
@@ -2397,7 +2405,7 @@ fn warnings_are_in_input_order_at_every_chunking() {
     for size in [1, 7, 64] {
         assert_eq!(warnings(size), whole, "{size}-byte chunks");
     }
-    let short = "{\"a\":1,\"a\":2} [1, 2]";
+    let short = "{\"a\":1,\"a\":2} [1, \"x\"]";
     let mut stream = DynamicStream::new();
     stream.feed(short.as_bytes()).unwrap();
     let kinds: Vec<_> = stream.warnings().iter().map(|w| w.offset).collect();
