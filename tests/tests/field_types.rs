@@ -988,6 +988,53 @@ fn push_checks_an_arrays_length_where_it_closes() {
     assert_eq!(error.offset(), 8);
 }
 
+/// Inside a tuple too, alone or in a vector, and as `feed` does (review: through `push`
+/// an array of the wrong length in a tuple was refused only by `finish`, at the root).
+#[test]
+fn push_checks_an_arrays_length_inside_a_tuple_as_feed_does() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Pair {
+        t: (u8, [bool; 1]),
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Pairs {
+        v: Vec<(u8, [u8; 2])>,
+    }
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Short {
+        t: (u8, u8),
+    }
+    fn both<T: StreamingModel>(json: &str, path: &str, offset: u64) {
+        for size in [1, 7, json.len()] {
+            let mut pushed = settled::TypedStream::<T>::new();
+            let mut fed = settled::TypedStream::<T>::new();
+            let mut errors = Vec::new();
+            for chunk in json.as_bytes().chunks(size) {
+                if let Err(e) = pushed.push(chunk) {
+                    errors.push(("push", e));
+                    break;
+                }
+            }
+            for chunk in json.as_bytes().chunks(size) {
+                if let Err(e) = fed.feed(chunk) {
+                    errors.push(("feed", e.into()));
+                    break;
+                }
+            }
+            assert_eq!(errors.len(), 2, "{json} in {size}-byte chunks: {errors:?}");
+            for (how, error) in errors {
+                assert_eq!(error.kind(), settled::ErrorKind::Validation, "{how} {json}");
+                assert_eq!(error.path(), Some(path), "{how} {json}: {error}");
+                assert_eq!(error.offset(), offset, "{how} {json}: {error}");
+            }
+        }
+    }
+    both::<Pair>(r#"{"t":[1,[]]}"#, "/t/1", 8);
+    both::<Pair>(r#"{"t":[1,[true,true]]}"#, "/t/1", 8);
+    both::<Pairs>(r#"{"v":[[1,[2]]]}"#, "/v/0/1", 9);
+    both::<Short>(r#"{"t":[1]}"#, "/t", 5);
+}
+
 /// A newtype around a unit enum (whose draft has no value before it settles) and a
 /// generic newtype derive and stream as fields.
 #[derive(Debug, Clone, PartialEq, Deserialize, StreamingModel)]

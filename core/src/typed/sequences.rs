@@ -211,6 +211,9 @@ trait Tuple: StreamingModel {
     ) -> Flow<Self::Field>;
     /// Element `position`'s frame closed: its value, as the tuple's field.
     fn element_closed(position: usize, draft: &Self::Draft) -> Result<Self::Field, Rejected>;
+    /// Element `position`'s type may refuse a complete draft (see
+    /// [`StreamingModel::VALIDATES`]): its value is built when it closes, wanted or not.
+    fn element_validates(position: usize) -> bool;
     /// Element `position`'s draft, for its frame.
     fn element_draft(position: usize, draft: &mut Self::Draft) -> Option<&mut dyn Any>;
     /// A field settled inside element `position`, as the tuple's field.
@@ -302,7 +305,7 @@ impl<S: Tuple> Frame for TupleFrame<S> {
     ) {
         let position = self.position;
         match draft.downcast_mut::<S::Draft>() {
-            Some(draft) if ok && out.events => {
+            Some(draft) if ok && (out.events || S::element_validates(position)) => {
                 let field = S::element_closed(position, draft).map_err(|r| r.within(span));
                 self.element_done(field, out);
             }
@@ -436,6 +439,13 @@ macro_rules! tuples {
                         Ok(TupleItem::$at(Item::Element($idx, value)))
                     })+
                     _ => Err(Rejected::unplaced("no such tuple element")),
+                }
+            }
+
+            fn element_validates(position: usize) -> bool {
+                match position {
+                    $($idx => $T::VALIDATES,)+
+                    _ => false,
                 }
             }
 
