@@ -1029,6 +1029,22 @@ fn push_checks_an_arrays_length_inside_a_tuple_as_feed_does() {
             }
         }
     }
+    // A variant's field of such a type passes clippy's `type_complexity` too (the
+    // generated drafts and fields spell out the types' drafts).
+    #[derive(Debug, PartialEq, Deserialize, StreamingModel)]
+    enum Tagged {
+        Pairs { v: Vec<(u8, [u8; 2])> },
+        Tuple((u8, [bool; 1])),
+    }
+    let mut stream = settled::TypedStream::<Tagged>::new();
+    stream.push(br#"{"Pairs": {"v": [[1, [2, 3]]]}}"#).unwrap();
+    assert_eq!(
+        stream.finish().unwrap(),
+        Tagged::Pairs {
+            v: vec![(1, [2, 3])]
+        }
+    );
+    both::<Tagged>(r#"{"Tuple":[1,[]]}"#, "/Tuple/1", 12);
     both::<Pair>(r#"{"t":[1,[]]}"#, "/t/1", 8);
     both::<Pair>(r#"{"t":[1,[true,true]]}"#, "/t/1", 8);
     both::<Pairs>(r#"{"v":[[1,[2]]]}"#, "/v/0/1", 9);

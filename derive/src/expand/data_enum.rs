@@ -273,14 +273,23 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
         #[serde(crate = "::settled::__private::serde")]
         #serde_bound
         #repr_attr
-        #[allow(clippy::enum_variant_names, clippy::large_enum_variant)]
+        #[allow(
+            clippy::enum_variant_names,
+            clippy::large_enum_variant,
+            clippy::type_complexity
+        )]
         #vis enum #draft_enum #generics #where_clause {
             #(#draft_variants,)*
         }
 
         #[doc = #field_doc]
         #[derive(::core::fmt::Debug)]
-        #[allow(dead_code, clippy::enum_variant_names, clippy::large_enum_variant)]
+        #[allow(
+            dead_code,
+            clippy::enum_variant_names,
+            clippy::large_enum_variant,
+            clippy::type_complexity
+        )]
         #vis enum #field_enum #generics #where_clause {
             #(#field_variants,)*
             #marker

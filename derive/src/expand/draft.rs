@@ -55,8 +55,8 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         #[doc = #doc]
         #derives
         // The fields are named as the model's are: a lint the user allowed there stays
-        // allowed.
-        #[allow(non_snake_case)]
+        // allowed. Their types are the drafts of the model's, spelled out in full.
+        #[allow(non_snake_case, clippy::type_complexity)]
         #vis struct #draft #generics #where_clause {
             #(#members)*
             #[doc(hidden)]

@@ -139,7 +139,12 @@ pub(super) fn expand(cx: &Cx<'_>) -> (TokenStream, TokenStream) {
         #[doc = #enum_doc]
         // An application may match some fields only: unread payloads are not dead code.
         // Variants mirror the fields: their names and sizes are the model's.
-        #[allow(dead_code, clippy::enum_variant_names, clippy::large_enum_variant)]
+        #[allow(
+            dead_code,
+            clippy::enum_variant_names,
+            clippy::large_enum_variant,
+            clippy::type_complexity
+        )]
         #vis enum #field_enum #generics #where_clause {
             #(#variants,)*
             #marker_variant
