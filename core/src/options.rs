@@ -19,7 +19,9 @@ pub struct Options {
     /// Leniently, a `{` or `[` in prose is the value only once its first member is
     /// confirmed (`fill in the {fields}` is prose; so is `[NOTE]` where the reply begins,
     /// to its closing bracket, as what follows its bracket begins no value, though it is
-    /// the error if no other value comes; so an array where the reply begins shows and
+    /// the error if no other value comes, and `{name}` there, to its closing brace (an
+    /// object where the reply begins shows once its first key begins or it closes); so an
+    /// array where the reply begins shows and
     /// settles its first number or literal only at the `,` or `]` after it, as
     /// `[true story]` and `[12:30]` are prose), and an empty one only if no other value
     /// comes before the input ends, and neither the provider's cut nor a limit (the byte

@@ -232,6 +232,12 @@ pub struct Scanner {
     /// bracket; and if no other value comes, its error is the reading's (`[NaN]`), as a
     /// root refused after a key and its colon is.
     bare_array: bool,
+    /// The root is an object where the reply begins (no prose before it, no JSON fence
+    /// around it): the value once its first key begins (its quote) or it closes; but prose
+    /// if anything else comes first (`{name} is the key. {"a": 1}`, `{{name}}, here:`),
+    /// to its closing brace; and if no other value comes, its error is the reading's
+    /// (`{name: 1}`: a key must be a string), as for `bare_array`.
+    bare_object: bool,
     /// The tentative root is an array opened where a citation would be (see
     /// `citation`): it is read as JSON only if a line break comes before its first
     /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
@@ -410,6 +416,7 @@ impl Scanner {
             root_trail: false,
             bom_len: 0,
             bare_array: false,
+            bare_object: false,
             citation_open: false,
             prose_tail: 0,
             prose_last: 0,
@@ -598,7 +605,7 @@ impl Scanner {
                 return Err(error.clone());
             }
             let reason = Reason::TooLarge(self.options.max_bytes);
-            self.confirm_bare_array(sink);
+            self.confirm_bare(sink);
             return Err(self.fail(reason, bytes, bytes.len()));
         }
         self.advance(bytes);
@@ -672,7 +679,7 @@ impl Scanner {
                 Err(s) => match self.deep.take() {
                     Some(deep) => return Err(self.fail_with(deep.error)),
                     None => {
-                        self.confirm_bare_array(sink);
+                        self.confirm_bare(sink);
                         return Err(self.fail_back(s.reason, bytes, s.at, s.back));
                     }
                 },
@@ -839,7 +846,7 @@ impl Scanner {
         if let Some(result) = self.fall_back_on_empty_root(sink) {
             return result;
         }
-        self.confirm_bare_array(sink);
+        self.confirm_bare(sink);
         let reason = match self.state {
             State::AfterRoot => return Ok(()),
             State::Number if self.stack.is_empty() && self.number.is_terminal() => {
@@ -864,7 +871,7 @@ impl Scanner {
                 Reason::EofBeforeStrictValue
             }
             State::ValueStart if self.stack.is_empty() => Reason::EofBeforeValue,
-            _ if self.tentative && !self.bare_array => Reason::EofInTentativeRoot,
+            _ if self.tentative && !self.bare() => Reason::EofInTentativeRoot,
             State::Str | State::Key => Reason::EofWhileParsingString,
             State::Number => Reason::EofWhileParsingNumber,
             State::Literal => Reason::EofWhileParsingValue,
@@ -996,15 +1003,22 @@ impl Scanner {
         }
         // Nothing held from the prose stands in for the answer the provider cut: an empty
         // container or a refused example is far likelier prose than the whole answer.
-        self.confirm_bare_array(sink);
+        self.confirm_bare(sink);
         Err(self.fail(Reason::Cut(reason), &[], 0))
     }
 
+    /// The root is an array or an object where the reply begins (see `bare_array`,
+    /// `bare_object`).
+    fn bare(&self) -> bool {
+        self.bare_array || self.bare_object
+    }
+
     /// The reading stops (the input ends, a limit) inside an array where the reply begins,
-    /// before a separator followed its first number or literal: nothing refused it, so it
-    /// is the answer, stopped there, and its draft shows what came (`[` of `[1`).
-    fn confirm_bare_array<S: Sink>(&mut self, sink: &mut S) {
-        if self.tentative && self.bare_array && !self.done && self.deep.is_none() {
+    /// before a separator followed its first number or literal, or inside an object there
+    /// before its first key: nothing refused it, so it is the answer, stopped there, and
+    /// its draft shows what came (`[` of `[1`, `{` of `{ `).
+    fn confirm_bare<S: Sink>(&mut self, sink: &mut S) {
+        if self.tentative && self.bare() && !self.done && self.deep.is_none() {
             self.confirm(sink);
         }
     }
@@ -1071,8 +1085,11 @@ impl Scanner {
             self.root_offset
         };
         let inner = self.inner_opener(&stop);
-        let bare = self.bare_array && !self.done;
-        let think = self.think_prefix(&stop, start).filter(|_| bare);
+        let bare = self.bare() && !self.done;
+        let opener = if self.bare_object { b'{' } else { b'[' };
+        let think = self
+            .think_prefix(&stop, start)
+            .filter(|_| bare && self.bare_array);
         self.drop_root();
         if let Some(inner) = inner {
             self.reopen(&inner, sink);
@@ -1090,7 +1107,7 @@ impl Scanner {
             // The bracket itself failed (a depth cap of 0): it is prose.
             self.preamble.resume_back = 0;
             if bare {
-                self.skipping = Some(state::Skip::to_close(b'['));
+                self.skipping = Some(state::Skip::to_close(opener));
             }
             return (stop.at + 1).min(len);
         }
@@ -1102,7 +1119,7 @@ impl Scanner {
         if bare {
             // `[NOTE] …` where the reply begins: prose to its closing bracket, over line
             // breaks too (nothing inside a broken array is the answer: `[NaN, [1]]`).
-            self.skipping = Some(state::Skip::to_close(b'['));
+            self.skipping = Some(state::Skip::to_close(opener));
         }
         stop.at
     }

@@ -169,7 +169,7 @@ impl Scanner {
     }
 
     /// The tentative first root failed at its first value, after a key and its colon, or
-    /// it is an array where the reply begins (see `Scanner::refused_root`).
+    /// it is an array or an object where the reply begins (see `Scanner::refused_root`).
     #[cold]
     pub(super) fn refusable(&self) -> bool {
         // A `/` that opens no comment there fails where the value would go on.
@@ -179,6 +179,7 @@ impl Scanner {
         };
         !self.done
             && (self.bare_array
+                || self.bare_object
                 || self.key_pending
                     && matches!(
                         at,

@@ -202,7 +202,11 @@ impl Scanner {
         // first element's first byte (`[NOTE]` and `[Link](…)` open replies too), but not a
         // value a JSON fence holds.
         self.bare_array = c == b'[' && !self.done && !self.preamble.prose_seen;
-        self.tentative = self.preamble.prose_seen || (self.bare_array && !self.preamble.fenced);
+        // And an object there, until its first key begins (`{name} is …` opens replies
+        // too), unless a fence holds it.
+        self.bare_object = c == b'{' && !self.done && !self.preamble.prose_seen;
+        self.tentative = self.preamble.prose_seen
+            || ((self.bare_array || self.bare_object) && !self.preamble.fenced);
         self.index_open = c == b'[' && self.tentative && self.after_word(b, i);
         self.line_led = self.prose_tail == 0;
         self.citation_led = matches!(self.prose_tail, b':' | b'=');
@@ -219,6 +223,13 @@ impl Scanner {
             // A comment is padding too: the run goes on through it.
             if c != b'/' {
                 self.ws_run = 0;
+            }
+            if self.tentative && self.bare_object && self.stack.len() == 1 && c != b'/' {
+                // An object where the reply begins: the value once its first key begins
+                // or it closes (see `bare_object`); anything else fails it below.
+                if matches!(c, b'"' | b'}') {
+                    self.confirm(sink);
+                }
             }
             match c {
                 b'/' => return self.comment_start(i, State::KeyStart),

@@ -917,12 +917,66 @@ fn a_tentative_root_is_held_back_until_confirmed() {
         snaps,
         [None, None, Some("[1]".into()), Some("[1,2]".into())]
     );
-    let (_, snaps) = replay(&lenient(), &[b"{", b"\"a\""]);
+    // A root without prose before it shows once its first key begins (an object) or its
+    // first element (an array: see `bare_array`).
+    let (_, snaps) = replay(&lenient(), &[b"{", b" ", b"\"a\""]);
     assert_eq!(
         snaps,
-        [Some("{}".into()), Some("{}".into())],
-        "a root without prose shows"
+        [None, None, Some("{}".into())],
+        "a root without prose"
     );
+    let (_, snaps) = replay(&lenient(), &[b"[", b"\"a"]);
+    assert_eq!(
+        snaps,
+        [None, Some(r#"["a"]"#.into())],
+        "a root without prose"
+    );
+}
+
+/// A reply that begins with a placeholder in braces is prose there, as in a sentence
+/// (review: `{name} is the key. {"a": 1}` failed with "key must be a string"); an object
+/// whose first key is no string is still refused with that error when nothing else comes.
+#[test]
+fn an_object_where_the_reply_begins_is_confirmed_by_its_first_key() {
+    for (input, expected) in [
+        ("{name} is the key. {\"a\": 1}", r#"{"a":1}"#),
+        ("{{name}}, here is the JSON: {\"a\": 1}", r#"{"a":1}"#),
+        (
+            "<think>ok</think>\n{name} is filled in below.\n```json\n{\"a\": 1}\n```\n",
+            r#"{"a":1}"#,
+        ),
+        ("{'a': 1} then {\"b\": 2}", r#"{"b":2}"#),
+        ("{ /* c */ \"a\": 1}", r#"{"a":1}"#),
+        ("{\n  // c\n  \"a\": [1]\n}", r#"{"a":[1]}"#),
+        (" {}", "{}"),
+        ("{\"a\": {b}}", ""),
+    ] {
+        if expected.is_empty() {
+            // Once a key began, the object is the answer: what breaks it is its error.
+            let error = fails(&lenient(), input.as_bytes(), ErrorKind::Invalid);
+            assert_eq!(error.offset(), 7, "{input}");
+            continue;
+        }
+        at_every_split(&lenient(), input, expected);
+    }
+    for input in ["{name: 1}", "{name}", "{'a': 1}", "{1: 2}"] {
+        for options in [lenient(), strict()] {
+            let error = fails(&options, input.as_bytes(), ErrorKind::Invalid);
+            assert_eq!(error.offset(), 1, "{input}");
+        }
+    }
+    // In a JSON fence, it is the value: its error stands at once.
+    let error = fails(
+        &lenient(),
+        b"```json\n{name} then {\"a\": 1}",
+        ErrorKind::Invalid,
+    );
+    assert_eq!(error.offset(), 9);
+    // Cut before its first key: it was the answer.
+    for input in ["{", "{ \n ", "{ /* c */"] {
+        let error = fails(&lenient(), input.as_bytes(), ErrorKind::Truncated);
+        assert!(!error.to_string().contains("prose"), "{input}: {error}");
+    }
 }
 
 #[test]
