@@ -498,9 +498,9 @@ impl Held {
 /// read, once a value has begun in it (its settled values are printed as they come),
 /// once it fails (past `--idle-limit` or `--max-bytes`: the replay stops there, as it
 /// would without a tool call), once more than [`HOLD_BYTES`] of it is held, and at the
-/// end. Under `--strict`, text that is not JSON is not the document unless no tool call
-/// follows: it is not held past the byte where it failed, and a tool call is awaited
-/// until the end or [`HOLD_BYTES`] of text.
+/// end. Under `--strict`, text that fails before any value began in it is not the
+/// document unless no tool call follows: it is not held past the byte where it failed,
+/// and a tool call is awaited until the end or [`HOLD_BYTES`] of text.
 pub(crate) struct Provided {
     inner: Chunks,
     raw: Vec<u8>,
@@ -605,9 +605,11 @@ impl Provided {
         let result = probe.feed(text.as_bytes());
         let began = probe.draft().is_some();
         self.held.push(&text);
+        // A value that began in the delta that failed began as it would have in a delta of
+        // its own: the text is chosen whatever the deltas' sizes (`{x}`, `{"a": 1} x`).
         match result {
             Ok(()) if !began && !over => {}
-            Err(_) if self.strict && !over => self.probe = None,
+            Err(_) if self.strict && !began && !over => self.probe = None,
             _ => self.choose_text(),
         }
     }

@@ -667,6 +667,42 @@ fn prose_before_a_tool_call_is_not_part_of_the_arguments() {
     assert_eq!(run.chunk_lines().len(), 2);
 }
 
+/// Under `--strict`, text in which a value began is the document however its deltas
+/// split it, even when the delta it began in also breaks it (review: `{x}` in one delta
+/// gave the tool call's arguments, in 1-byte deltas its own error).
+#[test]
+fn strict_text_that_began_a_value_is_the_document_at_every_delta_size() {
+    for (text, expected) in [("{x}", ("invalid", 1)), ("{\"a\":1} x", ("invalid", 8))] {
+        for size in [1, 3, text.len()] {
+            let deltas: Vec<String> = text
+                .as_bytes()
+                .chunks(size)
+                .map(|c| String::from_utf8(c.to_vec()).unwrap())
+                .collect();
+            let deltas: Vec<&str> = deltas.iter().map(String::as_str).collect();
+            let body = openai_body(&deltas, &["{\"b\": 1}"], "tool_calls");
+            let run = cli(&["replay", "--sse", "openai", "--strict"], body.as_bytes());
+            assert_eq!(
+                error_of(&run),
+                expected,
+                "{text:?} by {size}: {}",
+                run.stdout
+            );
+        }
+    }
+    // Text that is no JSON from its first byte still leaves the document to the call.
+    for size in [1, 5] {
+        let text = "Sure! {x}";
+        let deltas: Vec<&str> = (0..text.len())
+            .step_by(size)
+            .map(|i| &text[i..(i + size).min(text.len())])
+            .collect();
+        let body = openai_body(&deltas, &["{\"b\": 1}"], "tool_calls");
+        let run = cli(&["replay", "--sse", "openai", "--strict"], body.as_bytes());
+        assert_eq!(run.done()["value"], json!({"b": 1}), "{}", run.stdout);
+    }
+}
+
 #[test]
 fn a_reply_that_starts_in_reasoning_skips_it_in_the_text_only() {
     let flags = ["replay", "--sse", "openai", "--starts-in-reasoning"];
