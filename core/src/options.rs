@@ -64,9 +64,7 @@ pub struct Options {
     /// a ```` ```json ```` example), as does a shorter untagged one in a Markdown block,
     /// and so is an inline code span (`` `x = [1, 2]` ``) that a run of as many backticks
     /// closes on its line, unless it begins with a bracket (`` `{"a": 1}` `` may be the
-    /// answer: streamed where a `:` or `=` leads the span or it begins its line; after a
-    /// word, `` use `{"x": 1}` here ``, held unshown, as a citation is, the value only if
-    /// no other comes); a lone backtick hides nothing. One refused at its first value after a key
+    /// answer); a lone backtick hides nothing. One refused at its first value after a key
     /// and its colon (`Sure: {"a": 01}`) was meant as JSON: if no other value comes, its
     /// error is the stream's, not
     /// [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor an empty one held in

@@ -156,10 +156,8 @@ impl Scanner {
                 // (Tildes make one only where their line begins, as CommonMark has it:
                 // elsewhere, `~~struck~~` and `~5` are prose.)
                 self.check_idle(at)?;
-                let lead = self.prose_tail;
                 let p = &mut self.preamble;
-                p.mid_line = lead != 0;
-                p.tick_lead = lead;
+                p.mid_line = self.prose_tail != 0;
                 p.fence_byte = c;
                 p.ticks = 1;
                 self.state = State::FenceTicks;
@@ -299,7 +297,6 @@ impl Scanner {
                 let line = span.line;
                 self.span = None;
                 self.preamble.span_open = Some(line);
-                self.span_root_at = self.span_root_offset(at);
                 return Ok(at);
             }
             if c == b'`' {
@@ -360,13 +357,6 @@ impl Scanner {
         Ok(())
     }
 
-    /// The bracket at `i` begins an inline code span: its input offset, if the span is
-    /// no answer that a `:` or `=` led (see `span_root`).
-    fn span_root_offset(&self, i: usize) -> Option<u64> {
-        let led = matches!(self.preamble.tick_lead, b':' | b'=' | 0);
-        (!led && !self.done).then_some(self.fed + i as u64)
-    }
-
     /// Counting a fence marker's bytes: three or more open a fence; one or two backticks
     /// an inline code span, one or two tildes nothing.
     pub(super) fn fence_ticks(&mut self, b: &[u8], i: usize) -> Step {
@@ -412,7 +402,6 @@ impl Scanner {
                 if matches!(c, b'{' | b'[') {
                     // It may hold the answer (`` `{"a": 1}` ``): read as prose is.
                     self.preamble.span_open = Some(line);
-                    self.span_root_at = self.span_root_offset(i);
                     return Ok(i);
                 }
                 let ticks = self.preamble.ticks;

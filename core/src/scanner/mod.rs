@@ -117,8 +117,6 @@ struct EmptyRoot {
 struct Held {
     text: Vec<u8>,
     place: lone::Place,
-    /// A value in a code span (see `span_root`), not a citation of numbers.
-    span: bool,
 }
 
 /// A resumable JSON scanner. Feed it chunks; it calls a [`Sink`] for every event and copies
@@ -240,14 +238,6 @@ pub struct Scanner {
     /// to its closing brace; and if no other value comes, its error is the reading's
     /// (`{name: 1}`: a key must be a string), as for `bare_array`.
     bare_object: bool,
-    /// The input offset of a bracket that begins an inline code span after a word, not
-    /// after a `:` or `=` (`use `{"x": 1}` here`): the root it begins is `span_root`.
-    span_root_at: Option<u64>,
-    /// The root being read began an inline code span after a word: an example in prose
-    /// as likely as an answer. Its events go nowhere; once it closes it is held as a
-    /// citation is (`citation`): the value only if no other comes before the input ends.
-    /// A syntax error in it makes it prose.
-    span_root: bool,
     /// The tentative root is an array opened where a citation would be (see
     /// `citation`): it is read as JSON only if a line break comes before its first
     /// element (`Results:\n[\n  "a",`) or that element is no number (`["a"]`,
@@ -401,7 +391,6 @@ impl Scanner {
                 fenced: false,
                 in_code: false,
                 span_open: None,
-                tick_lead: 0,
                 resume_back: 0,
                 block_end: 0,
                 fence_tag: [0; 16],
@@ -428,8 +417,6 @@ impl Scanner {
             bom_len: 0,
             bare_array: false,
             bare_object: false,
-            span_root_at: None,
-            span_root: false,
             citation_open: false,
             prose_tail: 0,
             prose_last: 0,
@@ -635,7 +622,7 @@ impl Scanner {
     fn scan<S: Sink>(&mut self, bytes: &[u8], sink: &mut S) -> Result<(), Error> {
         let mut i = 0;
         while i < bytes.len() {
-            let step = if self.muted || self.deep.is_some() || self.span_root {
+            let step = if self.muted || self.deep.is_some() {
                 self.step(bytes, i, &mut crate::IgnoreSink)
             } else {
                 self.step(bytes, i, sink)
@@ -1275,7 +1262,6 @@ impl Scanner {
             self.clear_clean();
         }
         self.tentative = false;
-        self.span_root = false;
         self.citation_open = false;
         self.index_open = false;
         self.key_pending = false;
@@ -1438,10 +1424,7 @@ impl Scanner {
         if !self.done {
             self.empty_root = None;
             self.refused_root = None;
-            // A value in a code span is held in its turn: one held before it stays first.
-            if !self.span_root {
-                self.citation = None;
-            }
+            self.citation = None;
         }
         // A root past the depth cap is only being looked at (see `deep`): nothing of it is
         // sent, nor does it replace a complete value.
@@ -1609,13 +1592,7 @@ impl Scanner {
     /// text before the next one (or before the open scalar) is released, when there is
     /// enough of it to be worth moving what is kept.
     fn release(&mut self, depth: usize) {
-        if depth == 0
-            || self.done
-            || self.tentative
-            || self.muted
-            || self.key_pending
-            || self.span_root
-        {
+        if depth == 0 || self.done || self.tentative || self.muted || self.key_pending {
             return;
         }
         let keep = match self.stack.get(depth) {

@@ -165,7 +165,7 @@ impl Scanner {
         // is read on (`deep_candidate`) until it shows that it is not JSON. Whitespace past
         // the stall guard is no false start: dropped, the root would leave its inner values
         // to be read as the answer (`{"a":` then a whitespace loop, then `{"b": 1}`).
-        (self.tentative || self.span_root) && kind == ErrorKind::Invalid
+        self.tentative && kind == ErrorKind::Invalid
     }
 
     /// The tentative first root failed at its first value, after a key and its colon, or

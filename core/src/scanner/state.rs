@@ -165,9 +165,6 @@ pub(crate) struct Preamble {
     /// line: it was read as prose, and the next run of backticks on the line closes it
     /// rather than opening one.
     pub(crate) span_open: Option<u64>,
-    /// What led the run of backticks being read (see `Scanner::prose_tail`): a span led
-    /// by `:` or `=` holds an answer (`Answer: `{"a": 1}``).
-    pub(crate) tick_lead: u8,
     /// The fence's language tag, lowercased (at most 16 bytes; longer ones are marked `~`).
     pub(crate) fence_tag: [u8; 16],
     pub(crate) fence_tag_len: u8,

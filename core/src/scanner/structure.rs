@@ -209,8 +209,6 @@ impl Scanner {
             || ((self.bare_array || self.bare_object) && !self.preamble.fenced);
         self.index_open = c == b'[' && self.tentative && self.after_word(b, i);
         self.line_led = self.prose_tail == 0;
-        self.span_root =
-            !self.done && self.span_root_at.take() == Some(self.fed + i as u64) && !self.bare();
         self.citation_led = matches!(self.prose_tail, b':' | b'=');
         self.begin_value(b, c, i, sink)
     }
@@ -397,9 +395,6 @@ impl Scanner {
             return Ok(i + 1);
         }
         if self.close_held(sink) {
-            if self.span_root && self.stack.is_empty() {
-                self.set_span_root_aside();
-            }
             Ok(i + 1)
         } else {
             Err(stop(Reason::TrailingCharacters, i))
@@ -573,25 +568,6 @@ impl Scanner {
             self.citation = Some(Box::new(super::Held {
                 text,
                 place: (self.root_offset, line, line_start),
-                span: false,
-            }));
-        }
-        self.drop_root();
-    }
-
-    /// A root that began an inline code span after a word closed (see `span_root`): held
-    /// as a citation is, the first of them, and the root dropped as prose.
-    fn set_span_root_aside(&mut self) {
-        self.done = false;
-        // The first value in a code span comes before a citation of numbers held before it.
-        let free = self.citation.as_ref().is_none_or(|held| !held.span);
-        if free && self.empty_root.is_none() && self.window.base == 0 {
-            let (line, column) = self.root_position;
-            let line_start = (self.root_offset + 1).saturating_sub(column);
-            self.citation = Some(Box::new(super::Held {
-                text: self.clean.clone(),
-                place: (self.root_offset, line, line_start),
-                span: true,
             }));
         }
         self.drop_root();

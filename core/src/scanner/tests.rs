@@ -2676,61 +2676,6 @@ fn a_limit_never_reads_what_a_code_span_holds_as_the_answer() {
     }
 }
 
-/// A value in an inline code span after a word is an example as likely as an answer: it
-/// is held, shown nowhere, and is the value only if no other comes (review: `Use
-/// `{"x": 1}` here.` then a fenced answer read `{"x":1}`). A `:` or `=` before the span,
-/// or the span beginning its line, make it the answer, streamed as before.
-#[test]
-fn a_value_in_a_code_span_after_a_word_is_held() {
-    for options in [
-        lenient(),
-        lenient().second_root(crate::SecondRoot::KeepLast),
-    ] {
-        for (input, expected) in [
-            (
-                "Use `{\"x\": 1}` here. ```json\n{\"a\": 2}\n```\n",
-                r#"{"a":2}"#,
-            ),
-            ("Use `{\"x\": 1}` here.\n\n{\"a\": 2}", r#"{"a":2}"#),
-            (
-                "Return `{\"name\": \"...\"}` format:\n```json\n{\"name\": \"Bob\"}\n```",
-                r#"{"name":"Bob"}"#,
-            ),
-            ("Use ` [1, {\"x\": 1}]` then {\"a\": 2}", r#"{"a":2}"#),
-            ("Use `{\"x\": 1, y}` here. {\"a\": 2}", r#"{"a":2}"#),
-            ("Use `{\"x\": 1}` or `{\"x\": 2}`.", r#"{"x":1}"#),
-            ("Use `{\"x\": 1}` here.", r#"{"x":1}"#),
-            ("Use `{\"x\": 1}`", r#"{"x":1}"#),
-        ] {
-            at_every_split(&options, input, expected);
-            // Nothing of the example shows.
-            let ones: Vec<&[u8]> = input.as_bytes().chunks(1).collect();
-            let (_, snaps) = replay(&options, &ones);
-            if expected != r#"{"x":1}"# {
-                assert!(
-                    snaps.iter().flatten().all(|s| !s.contains('x')),
-                    "{input:?}: {snaps:?}"
-                );
-            }
-        }
-    }
-    for input in [
-        "Answer: `{\"a\": 1}` then {\"b\": 2}",
-        "x = `{\"a\": 1}` then {\"b\": 2}",
-        "`{\"a\": 1}` then {\"b\": 2}",
-    ] {
-        at_every_split(&lenient(), input, r#"{"a":1}"#);
-        // Streamed: shown before the span closes.
-        let streamed = input.replace("1}", "\"xyz\"}");
-        let cut = streamed.find('y').unwrap_or_default();
-        let (_, snaps) = replay(&lenient(), &[&streamed.as_bytes()[..cut]]);
-        assert_eq!(snaps, [Some(r#"{"a":"x"}"#.to_owned())], "{streamed:?}");
-    }
-    // A held example is shown nowhere while it is read.
-    let (_, snaps) = replay(&lenient(), &[b"Use `{\"x\": \"xy"]);
-    assert_eq!(snaps, [None]);
-}
-
 #[test]
 fn a_lone_backtick_in_prose_hides_nothing() {
     for input in [
