@@ -224,12 +224,14 @@ impl Scanner {
             if c != b'/' {
                 self.ws_run = 0;
             }
-            if self.tentative && self.bare_object && self.stack.len() == 1 && c != b'/' {
+            if self.tentative
+                && self.bare_object
+                && self.stack.len() == 1
+                && matches!(c, b'"' | b'}')
+            {
                 // An object where the reply begins: the value once its first key begins
                 // or it closes (see `bare_object`); anything else fails it below.
-                if matches!(c, b'"' | b'}') {
-                    self.confirm(sink);
-                }
+                self.confirm(sink);
             }
             match c {
                 b'/' => return self.comment_start(i, State::KeyStart),
@@ -420,14 +422,7 @@ impl Scanner {
             return false;
         }
         let start = self.held_run.map_or(start, |(from, _)| from);
-        // Led by a `:` or `=` on its line (`Result: [3]`), or begun in a JSON fence: no
-        // citation.
-        if !self.tentative
-            || self.bare_array
-            || self.citation_led
-            || self.root_fenced
-            || !matches!(self.stack.as_slice(), [root] if !root.object)
-        {
+        if !self.in_citation_place() {
             return false;
         }
         let number = start
@@ -453,14 +448,7 @@ impl Scanner {
     /// index is, not in a JSON fence). The bracket that closes it decides, as for one
     /// number (see [`Scanner::citation_at_close`]); anything else in it confirms it.
     pub(super) fn hold_in_citation(&mut self) -> bool {
-        if !self.tentative
-            || self.bare_array
-            || self.citation_led
-            || self.line_led
-            || self.root_fenced
-            || self.index_open
-            || !matches!(self.stack.as_slice(), [root] if !root.object)
-        {
+        if !self.in_citation_place() || self.line_led || self.index_open {
             return false;
         }
         let Some((start, end)) = self.scalar_pending else {
@@ -483,6 +471,17 @@ impl Scanner {
         self.scalar_pending = None;
         self.held_run = Some((self.held_run.map_or(start, |(from, _)| from), held + 1));
         true
+    }
+
+    /// The open root may be a citation: a tentative array in prose, not where the reply
+    /// begins (see `bare_array`), not led by a `:` or `=` on its line (`Result: [3]`),
+    /// not begun in a JSON fence.
+    fn in_citation_place(&self) -> bool {
+        self.tentative
+            && !self.bare_array
+            && !self.citation_led
+            && !self.root_fenced
+            && matches!(self.stack.as_slice(), [root] if !root.object)
     }
 
     /// The number at `span` of the clean text may be a citation's (`12`, not `-1` or
