@@ -265,6 +265,9 @@ pub(crate) struct Skip {
     depth: u32,
     in_string: bool,
     escape: bool,
+    /// The depth as if the string being read were prose, its quote a stray one; 0 once a
+    /// bracket in it closed the skip so.
+    shadow: u32,
     /// A line break ends the skip.
     lines: bool,
 }
@@ -278,6 +281,7 @@ impl Skip {
             depth: 1,
             in_string: false,
             escape: false,
+            shadow: 1,
             lines: true,
         }
     }
@@ -299,15 +303,31 @@ impl Skip {
             }
             if self.in_string {
                 match (self.escape, c) {
+                    // A JSON string holds no line break: its quote was a stray one in
+                    // prose (`{user's "name} …`), and the brackets after it count.
+                    (_, b'\n') => {
+                        if self.shadow == 0 {
+                            return (k, true);
+                        }
+                        self.in_string = false;
+                        self.escape = false;
+                        self.depth = self.shadow;
+                    }
                     (true, _) => self.escape = false,
                     (false, b'\\') => self.escape = true,
                     (false, b'"') => self.in_string = false,
                     _ => {}
                 }
+                if self.shadow > 0 && c == self.open {
+                    self.shadow = self.shadow.saturating_add(1);
+                } else if self.shadow > 0 && c == self.close {
+                    self.shadow -= 1;
+                }
                 continue;
             }
             if c == b'"' {
                 self.in_string = true;
+                self.shadow = self.depth;
             } else if c == self.open {
                 self.depth = self.depth.saturating_add(1);
             } else if c == self.close {

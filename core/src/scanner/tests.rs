@@ -980,6 +980,28 @@ fn an_object_where_the_reply_begins_is_confirmed_by_its_first_key() {
 }
 
 #[test]
+fn a_stray_quote_in_a_bracket_skipped_as_prose_ends_at_its_line() {
+    // The quote opened no string (a JSON string holds no line break): a bracket inside
+    // it closed the skip, so the prose after that line is read again.
+    for (input, expected) in [
+        (
+            "{user's \"name} is asked for.\nAnswer: {\"a\": 1}",
+            r#"{"a":1}"#,
+        ),
+        ("[NOTE \"x] one\n[1, 2]", "[1,2]"),
+        ("{say \"{x} or {y}\" here}\n{\"a\": 1}", r#"{"a":1}"#),
+        ("{the \"a} and {b\nc} end} {\"a\": 2}", r#"{"a":2}"#),
+    ] {
+        at_every_split(&lenient(), input, expected);
+    }
+    // A quote that does close on its line is a string: the brackets in it do not count.
+    for input in ["{name: \"}\", a: {\"b\": 1}}", "{x \"}\"\n{\"a\": 1}}"] {
+        let error = fails(&lenient(), input.as_bytes(), ErrorKind::Invalid);
+        assert_eq!(error.offset(), 1, "{input}");
+    }
+}
+
+#[test]
 fn a_key_shows_only_once_its_value_begins() {
     let (_, snaps) = replay(
         &lenient(),
