@@ -69,7 +69,8 @@ pub struct Options {
     /// error is the stream's, not
     /// [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor an empty one held in
     /// prose. Input that ends inside a value begun in prose is truncated, whatever came
-    /// before it, unless the value is no more than `[` (a task list's `- [ `). A comment
+    /// before it, unless the value is no more than one `[` after a word (a task list's
+    /// `- [ `; not `Answer: [`, nor `[[`), which is prose. A comment
     /// before the value where the reply's text begins, or inside a JSON fence, is skipped
     /// (`// example: {"id": 0}` names no value), and so is one right after the value
     /// (`{"a": 1} // was {"a": 0}`) or after a reply that is so far one scalar (`42 // was

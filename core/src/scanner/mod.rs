@@ -1373,15 +1373,23 @@ impl Scanner {
 
     /// A root that began in prose is still open (`Answer: {"b": 1`, `Answer:\n{\n  `): the
     /// reading stops inside it, a truncation as it would be with no prose before it,
-    /// whatever was held from the prose. Only brackets `[` and spaces on one line (`- [ `
-    /// of a task list, but also `Answer: [`) are no more than prose.
+    /// whatever was held from the prose. Only one bracket `[` and spaces after a word
+    /// (`- [ ` of a task list, `see [`) are no more than prose: not one led by `:` or `=`
+    /// or beginning its line (`Answer:\n[`), nor two brackets (`[[`, `[ [`).
     fn cut_in_tentative_root(&self) -> bool {
+        let mut brackets = 0;
         self.tentative
             && (matches!(self.state, State::Key | State::Str)
-                || self
-                    .clean
-                    .iter()
-                    .any(|&b| !matches!(b, b'[' | b' ' | b'\t')))
+                || self.citation_led
+                || self.line_led
+                || self.clean.iter().any(|&b| match b {
+                    b'[' => {
+                        brackets += 1;
+                        brackets > 1
+                    }
+                    b' ' | b'\t' => false,
+                    _ => true,
+                }))
     }
 
     /// The input ended in prose after an empty container and no other root: that

@@ -2240,10 +2240,18 @@ fn a_runaway_loop_of_duplicate_keys_keeps_a_bounded_list_of_warnings() {
 
 /// Input that ends inside a root begun in prose is a truncation, as it is with no prose
 /// before it, whatever the prose held (an empty container, a root refused at its first
-/// value): a cut is never silent, nor blamed on an example. A bracket alone is prose.
+/// value): a cut is never silent, nor blamed on an example. A bracket alone after a word
+/// is prose; not two, nor one led by `:` or `=` or beginning its line.
 #[test]
 fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
     for input in [
+        "As noted in [1], the answer is:\n[[",
+        "Use [] for none. Output:\n[",
+        "- [ ] check\n\nAnswer: [[",
+        "Both studies [1, 2] agree. Result: [ [",
+        "See `[1]`. Answer = [",
+        "See [1], then\n[ ",
+        "See [1], then [[",
         "- [ ] task. Answer: {\"b\": 1",
         "Sure: {} then {\"b\": 1",
         "Sure: {} then {\"",
@@ -2275,6 +2283,9 @@ fn a_cut_root_in_prose_is_a_truncation_whatever_came_before() {
         r#"["alpha","beta"]"#,
     );
     at_every_split(&lenient(), "x [] then [\n1, 2]", "[1,2]");
+    // A bracket alone after a word, cut: prose (a task list's `- [ `, `see [`).
+    at_every_split(&lenient(), "Use [] here.\n- [ ", "[]");
+    at_every_split(&lenient(), "See [1] and [", "[1]");
     // So is one whose first element is an object: its first object is no answer alone.
     at_every_split(
         &lenient(),
