@@ -23,8 +23,9 @@ pub struct Options {
     /// object where the reply begins shows once its first key begins or it closes); so an
     /// array where the reply begins shows and
     /// settles its first number or literal only at the `,` or `]` after it, as
-    /// `[true story]` and `[12:30]` are prose), and an empty one only if no other value
-    /// comes before the input ends, and neither the provider's cut nor a limit (the byte
+    /// `[true story]` and `[12:30]` are prose), and an empty one (the first, or the first
+    /// a `:` or `=` led or that began its line: `Use [] for none. Output: {}` is `{}`)
+    /// only if no other value comes before the input ends, and neither the provider's cut nor a limit (the byte
     /// cap, [`Options::idle_limit`]) stopped the reading (`- [ ] task` before a
     /// fenced answer is prose; after an empty one, an array in prose whose first element
     /// is a number on the same line is a citation, skipped to its closing bracket, unless
@@ -65,7 +66,8 @@ pub struct Options {
     /// and so is an inline code span (`` `x = [1, 2]` ``) that a run of as many backticks
     /// closes on its line, unless it begins with a bracket (`` `{"a": 1}` `` may be the
     /// answer); a lone backtick hides nothing. One refused at its first value after a key
-    /// and its colon (`Sure: {"a": 01}`) was meant as JSON: if no other value comes, its
+    /// and its colon (`Sure: {"a": 01}`), or at its first key where a `:` or `=` led it or
+    /// it began its line (`Output:\n{name: "x"}`), was meant as JSON: if no other value comes, its
     /// error is the stream's, not
     /// [`ErrorKind::NoStructure`](crate::ErrorKind::NoStructure) nor an empty one held in
     /// prose. Input that ends inside a value begun in prose is truncated, whatever came

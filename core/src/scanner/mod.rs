@@ -1277,9 +1277,11 @@ impl Scanner {
     }
 
     /// The tentative first root closed at `i` with no member: it is dropped as prose, and
-    /// the first such one is kept in case no other root comes.
+    /// the first such one is kept in case no other root comes, or the first led by `:` or
+    /// `=` or beginning its line after one that was not (`Use [] for none. Output: {}`).
     fn empty_in_prose(&mut self, object: bool, i: usize) -> usize {
-        if self.empty_root.is_none() {
+        let led = self.citation_led || self.line_led;
+        if self.empty_root.as_ref().is_none_or(|kept| led && !kept.led) {
             let close = if object { b'}' } else { b']' };
             let text = match self.window.base {
                 0 => self.clean.iter().copied().chain([close]).collect(),
@@ -1291,7 +1293,7 @@ impl Scanner {
                 offset: self.root_offset,
                 position: self.root_position,
                 too_deep: self.deep.as_ref().map(|deep| deep.error.clone()),
-                led: self.citation_led || self.line_led,
+                led,
             });
         }
         self.drop_root();

@@ -169,7 +169,10 @@ impl Scanner {
     }
 
     /// The tentative first root failed at its first value, after a key and its colon, or
-    /// it is an array or an object where the reply begins (see `Scanner::refused_root`).
+    /// it is an array or an object where the reply begins, or it failed at its first
+    /// object's first key and a `:` or `=` led it or it began its line (`Output:\n{name:
+    /// "x"}`, `Per [2]: {'a': 1}`: meant as the answer, in a syntax JSON is not; see
+    /// `Scanner::refused_root`).
     #[cold]
     pub(super) fn refusable(&self) -> bool {
         // A `/` that opens no comment there fails where the value would go on.
@@ -177,9 +180,16 @@ impl Scanner {
             State::CommentSlash => self.after_comment,
             state => state,
         };
+        let first_key = at == State::KeyStart
+            && (self.citation_led || self.line_led)
+            && self
+                .stack
+                .last()
+                .is_some_and(|frame| frame.object && !frame.has_member && !frame.after_comma);
         !self.done
             && (self.bare_array
                 || self.bare_object
+                || first_key
                 || self.key_pending
                     && matches!(
                         at,

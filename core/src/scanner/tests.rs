@@ -708,6 +708,19 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
         ("Sure: {\"a\": 1/2}", 14, 1, 15),
         ("Sure: {\"a\": 1 /x}", 15, 1, 16),
         ("Sure: {\"a\": /x 1}", 13, 1, 14),
+        // At its first key, led by `:` or `=` or beginning its line: meant as the answer
+        // (review: these were a citation or an empty example held before, or
+        // `no_structure`).
+        (
+            "As noted in [1], the output is:\n{\n  name: \"x\"\n}",
+            36,
+            3,
+            3,
+        ),
+        ("Per [2]:\n{'name': 'x'}", 10, 2, 2),
+        ("Use [] for none. Output:\n[{name: \"x\"}]", 27, 2, 3),
+        ("See [1]. Result = {a: 1}", 19, 1, 20),
+        ("Output:\n{\n  name: \"x\"\n}", 12, 3, 3),
     ] {
         let error = fails(&lenient(), input.as_bytes(), ErrorKind::Invalid);
         assert_eq!(
@@ -753,6 +766,7 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
     for (input, value) in [
         ("Use {\"a\" said} and {}", "{}"),
         ("See {this} and []", "[]"),
+        ("Use [] here. Fill in {name: x}.", "[]"),
     ] {
         assert_eq!(
             replay(&lenient(), &[input.as_bytes()]).0.ok().as_deref(),
@@ -793,6 +807,10 @@ fn an_empty_container_in_prose_is_the_value_when_no_other_comes() {
         ("See [] then [x] and {fields}", "[]"),
         // An array in the prose after it is a list or a citation, not a later answer.
         ("Result: []. See [1] and [2, 3].", "[]"),
+        // One led by `:` or `=`, or beginning its line, comes before an example.
+        ("Use [] for none. Output: {}", "{}"),
+        ("Use [] for none.\n{}\nDone.", "{}"),
+        ("Return {} if none. Result: []. Or: {}", "[]"),
     ] {
         for size in [1, 7, input.len()] {
             let chunks: Vec<&[u8]> = input.as_bytes().chunks(size).collect();
