@@ -73,7 +73,8 @@ that chunk's line comes again, with what the end settled and the snapshot it lef
                     the input begins inside a <think> block opened by the prompt
                     (DeepSeek-R1, QwQ served raw): everything up to the first
                     </think> is skipped, JSON included (under --sse, in the
-                    assistant's text; a tool call's arguments are read as they are)
+                    assistant's text; a tool call's arguments are read as they are);
+                    lenient only: --strict reads RFC 8259 JSON from the first byte
 
 exit status: 0 after a value, 1 after an error, 2 on a usage error";
 
