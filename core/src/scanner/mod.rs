@@ -218,6 +218,9 @@ pub struct Scanner {
     /// no other root is confirmed, this is what the reading ends with (not `NoStructure`,
     /// nor an empty container held in prose).
     refused_root: Option<Error>,
+    /// `refused_root` was refused at its first key only (see `Scanner::refusable`): an
+    /// empty container held in prose outranks it.
+    refused_weak: bool,
     /// Right after a complete root, only whitespace and comments since (see
     /// `comment_in_prose`).
     root_trail: bool,
@@ -412,6 +415,7 @@ impl Scanner {
             empty_root: None,
             citation: None,
             refused_root: None,
+            refused_weak: false,
             bracket_refusal: None,
             root_trail: false,
             bom_len: 0,
@@ -648,9 +652,7 @@ impl Scanner {
                     self.deep_is_json()?;
                     i = s.at;
                 }
-                Err(s)
-                    if matches!(s.reason, Reason::IdleLimit(_)) && self.refused_root.is_some() =>
-                {
+                Err(s) if matches!(s.reason, Reason::IdleLimit(_)) && self.refusal_stands() => {
                     // No other value began in time: the error of the root refused at its
                     // first value is the reading's. (An empty container or a citation held
                     // in the prose is not the value: reading on may have replaced it, so
@@ -662,12 +664,17 @@ impl Scanner {
                     }
                 }
                 Err(s) if self.droppable(s.reason) => {
-                    if self.refusable() {
+                    // A weak refusal does not replace a strong one.
+                    let refused = self
+                        .refusable()
+                        .filter(|&weak| !weak || self.refused_root.is_none() || self.refused_weak);
+                    if let Some(weak) = refused {
                         // Past the depth cap, the depth is what is wrong with it first.
                         self.refused_root = Some(match &self.deep {
                             Some(deep) => deep.error.clone(),
                             None => self.error_located(s.reason, bytes, s.at, s.back),
                         });
+                        self.refused_weak = weak;
                     }
                     i = self.abandon(s, bytes.len(), sink);
                 }
@@ -1326,7 +1333,8 @@ impl Scanner {
     /// led as the answer is, see `EmptyRoot::led`); or a
     /// root refused at its
     /// first value (see `refused_root`): its error is the reading's, before any empty
-    /// container. `None` when there is neither to fall back on, or when the reading stops
+    /// container (one refused at its first key only, if none is held: see
+    /// `Scanner::refusal_stands`). `None` when there is neither to fall back on, or when the reading stops
     /// inside a root begun in prose (see `cut_in_tentative_root`); a tentative root that
     /// is no more than its brackets is dropped for them.
     fn fall_back_on_empty_root<S: Sink>(&mut self, sink: &mut S) -> Option<Result<(), Error>> {
@@ -1340,9 +1348,12 @@ impl Scanner {
         if self.tentative {
             self.drop_root();
         }
-        if let Some(error) = self.refused_root.take() {
-            return Some(Err(self.fail_with(error)));
+        if self.refusal_stands() {
+            if let Some(error) = self.refused_root.take() {
+                return Some(Err(self.fail_with(error)));
+            }
         }
+        self.refused_root = None;
         // A citation comes before a later empty container, unless a `:` or `=` led that
         // one or it began its line (`As noted in [1], the answer is:\n{}`). After an
         // empty one, a citation is not held.

@@ -173,8 +173,10 @@ impl Scanner {
     /// object's first key and a `:` or `=` led it or it began its line (`Output:\n{name:
     /// "x"}`, `Per [2]: {'a': 1}`: meant as the answer, in a syntax JSON is not; see
     /// `Scanner::refused_root`).
+    /// Some(true) for the last kind alone: a weaker sign, which an empty container held
+    /// in prose outranks (`Answer: []` after or before `{name: string}` is `[]`).
     #[cold]
-    pub(super) fn refusable(&self) -> bool {
+    pub(super) fn refusable(&self) -> Option<bool> {
         // A `/` that opens no comment there fails where the value would go on.
         let at = match self.state {
             State::CommentSlash => self.after_comment,
@@ -186,15 +188,23 @@ impl Scanner {
                 .stack
                 .last()
                 .is_some_and(|frame| frame.object && !frame.has_member && !frame.after_comma);
-        !self.done
-            && (self.bare_array
-                || self.bare_object
-                || first_key
-                || self.key_pending
-                    && matches!(
-                        at,
-                        State::ValueStart | State::Number | State::Literal | State::AfterValue
-                    ))
+        let strong = self.bare_array
+            || self.bare_object
+            || self.key_pending
+                && matches!(
+                    at,
+                    State::ValueStart | State::Number | State::Literal | State::AfterValue
+                );
+        match (self.done, strong, first_key) {
+            (true, _, _) | (false, false, false) => None,
+            (false, strong, _) => Some(!strong),
+        }
+    }
+
+    /// The error of a root refused (see `refused_root`) is the reading's if no other
+    /// value comes: a weak refusal's only if no empty container is held too.
+    pub(super) fn refusal_stands(&self) -> bool {
+        self.refused_root.is_some() && !(self.refused_weak && self.empty_root.is_some())
     }
 
     /// A root read in prose (a first or a second one) and not yet confirmed nested past
@@ -272,7 +282,7 @@ impl Scanner {
             // and the answer: {"a": 1}`), as a provider's cut does not make it the answer
             // either, so the reading is too large. A root refused at its first value still
             // gives its own error (see `Scanner::refused_root`).
-            if self.refused_root.is_some() {
+            if self.refusal_stands() {
                 let _ = self.fall_back_on_empty_root(sink);
             }
             return false;

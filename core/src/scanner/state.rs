@@ -258,30 +258,97 @@ impl Preamble {
 /// Text in prose skipped to the bracket that closes the one it began with (a citation
 /// after an empty container), brackets inside counted and strings stepped over, or to the
 /// end of its line if none does: none of it begins a root.
+///
+/// Over line breaks, a quote is read two ways at once, and the first reading to close the
+/// bracket ends the skip: as opening a string that may go on to a later line (a phrase
+/// quoted in prose wraps: `[the "fast\nmode" is on]`), and as opening one that a line
+/// break shows was no string (a JSON string holds none), its quote a stray one and the
+/// brackets after it counted (`{user's "name} is asked for.\nAnswer: {"a": 1}`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Skip {
     open: u8,
     close: u8,
+    /// Strings may go on over line breaks.
+    wrapped: Reading,
+    /// A line break ends a string: its quote was a stray one.
+    lined: Reading,
+    /// A line break ends the skip.
+    lines: bool,
+}
+
+/// One way of reading a skip's text (see [`Skip`]).
+#[derive(Debug, Clone, Copy)]
+struct Reading {
     depth: u32,
     in_string: bool,
     escape: bool,
-    /// The depth as if the string being read were prose, its quote a stray one; 0 once a
-    /// bracket in it closed the skip so.
+    /// Inside a string: the depth as if its quote were a stray one in prose (0 once a
+    /// bracket in it closed the skip so).
     shadow: u32,
-    /// A line break ends the skip.
-    lines: bool,
+}
+
+/// Where a reading closed the skip.
+enum Closed {
+    /// Past the byte just read.
+    After,
+    /// Before it (a line break that showed a quote was a stray one).
+    Before,
+}
+
+impl Reading {
+    /// Reads byte `c`; strings end at a line break unless `wrap`.
+    fn step(&mut self, c: u8, open: u8, close: u8, wrap: bool) -> Option<Closed> {
+        if self.in_string {
+            match (self.escape, c) {
+                (_, b'\n') if !wrap => {
+                    if self.shadow == 0 {
+                        return Some(Closed::Before);
+                    }
+                    self.in_string = false;
+                    self.escape = false;
+                    self.depth = self.shadow;
+                }
+                (true, _) => self.escape = false,
+                (false, b'\\') => self.escape = true,
+                (false, b'"') => self.in_string = false,
+                _ => {}
+            }
+            if self.shadow > 0 && c == open {
+                self.shadow = self.shadow.saturating_add(1);
+            } else if self.shadow > 0 && c == close {
+                self.shadow -= 1;
+            }
+            return None;
+        }
+        if c == b'"' {
+            self.in_string = true;
+            self.shadow = self.depth;
+        } else if c == open {
+            self.depth = self.depth.saturating_add(1);
+        } else if c == close {
+            self.depth = self.depth.saturating_sub(1);
+            if self.depth == 0 {
+                return Some(Closed::After);
+            }
+        }
+        None
+    }
 }
 
 impl Skip {
     /// Inside the bracket `open` (`[` or `{`), just past it.
     pub(crate) fn new(open: u8) -> Skip {
-        Skip {
-            open,
-            close: if open == b'{' { b'}' } else { b']' },
+        let reading = Reading {
             depth: 1,
             in_string: false,
             escape: false,
             shadow: 1,
+        };
+        Skip {
+            open,
+            close: if open == b'{' { b'}' } else { b']' },
+            wrapped: reading,
+            lined: reading,
             lines: true,
         }
     }
@@ -297,44 +364,21 @@ impl Skip {
     /// Reads on in `text`: the bytes skipped, and whether the skip ended there (past the
     /// closing bracket, or before a line break).
     pub(crate) fn scan(&mut self, text: &[u8]) -> (usize, bool) {
+        let (open, close) = (self.open, self.close);
         for (k, &c) in text.iter().enumerate() {
             if c == b'\n' && self.lines {
                 return (k, true);
             }
-            if self.in_string {
-                match (self.escape, c) {
-                    // A JSON string holds no line break: its quote was a stray one in
-                    // prose (`{user's "name} …`), and the brackets after it count.
-                    (_, b'\n') => {
-                        if self.shadow == 0 {
-                            return (k, true);
-                        }
-                        self.in_string = false;
-                        self.escape = false;
-                        self.depth = self.shadow;
-                    }
-                    (true, _) => self.escape = false,
-                    (false, b'\\') => self.escape = true,
-                    (false, b'"') => self.in_string = false,
-                    _ => {}
-                }
-                if self.shadow > 0 && c == self.open {
-                    self.shadow = self.shadow.saturating_add(1);
-                } else if self.shadow > 0 && c == self.close {
-                    self.shadow -= 1;
-                }
-                continue;
-            }
-            if c == b'"' {
-                self.in_string = true;
-                self.shadow = self.depth;
-            } else if c == self.open {
-                self.depth = self.depth.saturating_add(1);
-            } else if c == self.close {
-                self.depth = self.depth.saturating_sub(1);
-                if self.depth == 0 {
-                    return (k + 1, true);
-                }
+            // On one line, both readings are the same.
+            let wrapped = self.wrapped.step(c, open, close, true);
+            let lined = match self.lines {
+                true => None,
+                false => self.lined.step(c, open, close, false),
+            };
+            match (wrapped, lined) {
+                (Some(Closed::After), _) | (_, Some(Closed::After)) => return (k + 1, true),
+                (_, Some(Closed::Before)) => return (k, true),
+                _ => {}
             }
         }
         (text.len(), false)

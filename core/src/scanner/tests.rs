@@ -718,9 +718,10 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
             3,
         ),
         ("Per [2]:\n{'name': 'x'}", 10, 2, 2),
-        ("Use [] for none. Output:\n[{name: \"x\"}]", 27, 2, 3),
         ("See [1]. Result = {a: 1}", 19, 1, 20),
         ("Output:\n{\n  name: \"x\"\n}", 12, 3, 3),
+        // One refused at its first key only does not replace one refused at its value.
+        ("Sure: {\"a\": 01} then Output: {b: 1} and []", 13, 1, 14),
     ] {
         let error = fails(&lenient(), input.as_bytes(), ErrorKind::Invalid);
         assert_eq!(
@@ -767,6 +768,13 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
         ("Use {\"a\" said} and {}", "{}"),
         ("See {this} and []", "[]"),
         ("Use [] here. Fill in {name: x}.", "[]"),
+        // Refused at its first key only, it gives way to an empty container held in the
+        // prose, before or after it (a shape described, then no items).
+        ("Use [] for none. Output:\n[{name: \"x\"}]", "[]"),
+        ("Answer: []\n\nEach item would be:\n{name: string}", "[]"),
+        ("Format: {name: string}\n\n{}", "{}"),
+        ("Hi!\n{name}, your results:\n[]", "[]"),
+        ("Template:\n{{name}}\n\nAnswer: []", "[]"),
     ] {
         assert_eq!(
             replay(&lenient(), &[input.as_bytes()]).0.ok().as_deref(),
@@ -1009,6 +1017,12 @@ fn a_stray_quote_in_a_bracket_skipped_as_prose_ends_at_its_line() {
         ("[NOTE \"x] one\n[1, 2]", "[1,2]"),
         ("{say \"{x} or {y}\" here}\n{\"a\": 1}", r#"{"a":1}"#),
         ("{the \"a} and {b\nc} end} {\"a\": 2}", r#"{"a":2}"#),
+        // A phrase quoted in prose may wrap, though: that reading closes it too.
+        (
+            "[Note: the so-called \"streaming\nparser\" is used here.] {\"a\": 1}",
+            r#"{"a":1}"#,
+        ),
+        ("{Note: the \"fast\nmode\" is on.} {\"a\": 1}", r#"{"a":1}"#),
     ] {
         at_every_split(&lenient(), input, expected);
     }
