@@ -585,7 +585,7 @@ impl Scanner {
             self.skipping = Some(super::state::Skip::to_close(b'['));
             if let Some(refusal) = self.bracket_refusal.take() {
                 self.refused_root = Some(refusal);
-                self.refused_weak = false;
+                self.refused_weak = true;
             }
         }
         self.saw_prose();

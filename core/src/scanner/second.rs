@@ -173,8 +173,9 @@ impl Scanner {
     /// object's first key and a `:` or `=` led it or it began its line (`Output:\n{name:
     /// "x"}`, `Per [2]: {'a': 1}`: meant as the answer, in a syntax JSON is not; see
     /// `Scanner::refused_root`).
-    /// Some(true) for the last kind alone: a weaker sign, which an empty container held
-    /// in prose outranks (`Answer: []` after or before `{name: string}` is `[]`).
+    /// Some(true) for all but the first kind: a weaker sign, which an empty container held
+    /// in prose outranks (`Answer: []` after or before `{name: string}` is `[]`, and so is
+    /// `[NOTE] none found.\n[]`).
     #[cold]
     pub(super) fn refusable(&self) -> Option<bool> {
         // A `/` that opens no comment there fails where the value would go on.
@@ -188,14 +189,13 @@ impl Scanner {
                 .stack
                 .last()
                 .is_some_and(|frame| frame.object && !frame.has_member && !frame.after_comma);
-        let strong = self.bare_array
-            || self.bare_object
-            || self.key_pending
-                && matches!(
-                    at,
-                    State::ValueStart | State::Number | State::Literal | State::AfterValue
-                );
-        match (self.done, strong, first_key) {
+        let strong = self.key_pending
+            && matches!(
+                at,
+                State::ValueStart | State::Number | State::Literal | State::AfterValue
+            );
+        let weak = self.bare_array || self.bare_object || first_key;
+        match (self.done, strong, weak) {
             (true, _, _) | (false, false, false) => None,
             (false, strong, _) => Some(!strong),
         }

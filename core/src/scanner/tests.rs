@@ -775,6 +775,10 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
         ("Format: {name: string}\n\n{}", "{}"),
         ("Hi!\n{name}, your results:\n[]", "[]"),
         ("Template:\n{{name}}\n\nAnswer: []", "[]"),
+        // So does a bracket refused where the reply begins.
+        ("{name: string}\n\n[]", "[]"),
+        ("[He said \"hi] and left.\n{}", "{}"),
+        ("[NOTE \"draft] one\n[]", "[]"),
     ] {
         assert_eq!(
             replay(&lenient(), &[input.as_bytes()]).0.ok().as_deref(),
