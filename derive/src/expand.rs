@@ -78,6 +78,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) title: String,
     /// The enum whose variant this is: a field naming it is recursive too.
     pub(crate) outer: Option<Ident>,
+    /// The variant's fields use every type parameter of `outer`.
+    pub(crate) outer_whole: bool,
     /// The impls name the field types, the draft and the field enum through the struct's
     /// check (see [`Cx::check`]).
     pub(crate) checked: bool,
@@ -115,6 +117,7 @@ impl<'a> Cx<'a> {
             field_name: companion(&model.attrs.field_name_enum, ident, "FieldName"),
             title: ident.to_string(),
             outer: None,
+            outer_whole: false,
             checked: model.input.generics.params.is_empty(),
             seq: true,
             flags: flags(model, all, ident, outer),
@@ -128,6 +131,7 @@ impl<'a> Cx<'a> {
         outer: &Ident,
         variant: &Ident,
         seq: bool,
+        outer_whole: bool,
     ) -> Self {
         // `format_ident!` drops the `r#` of a raw identifier (`r#Match` names `OpMatchDraft`);
         // the title keeps it, as serde's messages do ("struct variant Op::r#Match").
@@ -137,6 +141,7 @@ impl<'a> Cx<'a> {
             field_name: format_ident!("{}{}FieldName", outer, variant),
             title: format!("{outer}::{variant}"),
             outer: Some(outer.clone()),
+            outer_whole,
             seq,
             ..Cx::within(model, all, Some(outer))
         }
@@ -264,8 +269,14 @@ impl<'a> Cx<'a> {
                 extra.push(quote! { #ident #ty_generics: ::core::default::Default });
             }
         }
-        // A variant's fields are read as a hidden struct: the bound is the enum's.
-        where_clause(self.outer.as_ref().unwrap_or(self.ident), generics, extra)
+        // A variant's fields are read as a hidden struct: the bound is the enum's, where
+        // the struct has all of the enum's type parameters (else it cannot name it).
+        // (The hidden struct is private to the impls: no public item can name it.)
+        let own = match &self.outer {
+            Some(outer) => self.outer_whole.then_some(outer),
+            None => Some(self.ident),
+        };
+        where_clause_of(own, generics, extra)
     }
 
     /// The field's type may lead back to the model: it names the model itself (through
@@ -335,6 +346,15 @@ pub(crate) fn where_clause(
     generics: &syn::Generics,
     extra: Vec<TokenStream>,
 ) -> TokenStream {
+    where_clause_of(Some(ident), generics, extra)
+}
+
+/// [`where_clause`], the bound on the type itself only if `ident` names it.
+fn where_clause_of(
+    ident: Option<&Ident>,
+    generics: &syn::Generics,
+    extra: Vec<TokenStream>,
+) -> TokenStream {
     let user = generics
         .where_clause
         .as_ref()
@@ -350,7 +370,7 @@ pub(crate) fn where_clause(
                 + 'static
         }
     });
-    let own = generics.type_params().next().map(|_| {
+    let own = generics.type_params().next().and(ident).map(|ident| {
         let (_, ty_generics, _) = generics.split_for_impl();
         quote! { #ident #ty_generics: ::settled::__private::serde::de::DeserializeOwned }
     });
@@ -511,14 +531,16 @@ pub(crate) fn default_expr(cx: &Cx<'_>, field: &Field<'_>) -> Option<TokenStream
 
 /// True if `ty` names one of `params`.
 pub(crate) fn mentions(ty: &Type, params: &[&Ident]) -> bool {
-    fn walk(tokens: TokenStream, params: &[&Ident]) -> bool {
-        tokens.into_iter().any(|tt| match tt {
-            proc_macro2::TokenTree::Ident(i) => params.contains(&&i),
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), params),
-            _ => false,
-        })
-    }
-    walk(quote! { #ty }, params)
+    names_any(quote! { #ty }, params)
+}
+
+/// `tokens` name one of `params`.
+pub(crate) fn names_any(tokens: TokenStream, params: &[&Ident]) -> bool {
+    tokens.into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Ident(i) => params.contains(&&i),
+        proc_macro2::TokenTree::Group(g) => names_any(g.stream(), params),
+        _ => false,
+    })
 }
 
 /// `input` with `Self` in its fields' types replaced by the type's own name.

@@ -62,7 +62,9 @@ pub(super) fn expand(model: &Model<'_>, data: &DataEnum<'_>) -> TokenStream {
                     continue;
                 };
                 let seq = matches!(data.repr, Repr::External);
-                let cx = Cx::variant(m, all, ident, vident, seq);
+                let whole = m.input.generics.type_params().count()
+                    == model.input.generics.type_params().count();
+                let cx = Cx::variant(m, all, ident, vident, seq, whole);
                 checked_types.extend(cx.fields.iter().map(|f| super::stream_type(f)));
                 let (d, d_impls) = draft::expand(&cx);
                 let (f, f_impls) = fields::expand(&cx);
@@ -594,7 +596,23 @@ fn hidden_struct(model: &Model<'_>, data: &DataEnum<'_>, v: &Variant<'_>) -> Der
     } else {
         quote! { <#(#used),*> }
     };
-    let user_where = model.input.generics.where_clause.as_ref();
+    // The enum's where clause, but for predicates naming a parameter the variant does not
+    // use (the hidden struct does not declare it).
+    let unused: Vec<&Ident> = model
+        .input
+        .generics
+        .type_params()
+        .map(|p| &p.ident)
+        .filter(|p| !used.iter().any(|u| &u.ident == *p))
+        .collect();
+    let user_where = model.input.generics.where_clause.as_ref().and_then(|w| {
+        let kept: Vec<_> = w
+            .predicates
+            .iter()
+            .filter(|p| !super::names_any(quote! { #p }, &unused))
+            .collect();
+        (!kept.is_empty()).then(|| quote! { where #(#kept),* })
+    });
     // serde's own bounds would add `T: Default` for a defaulted field; the parameters
     // need only be read.
     let bound = (!used.is_empty()).then(|| {
