@@ -369,7 +369,7 @@ impl Skip {
             if c == b'\n' && self.lines {
                 return (k, true);
             }
-            // On one line, both readings are the same.
+            // The readings part only at a line break inside a string (over line breaks).
             let wrapped = self.wrapped.step(c, open, close, true);
             let lined = match self.lines {
                 true => None,
