@@ -1392,6 +1392,19 @@ mod generic_variants {
         B(T),
     }
 
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StreamingModel)]
+    #[serde(tag = "kind")]
+    enum Chain<T, U> {
+        Link {
+            value: T,
+            next: Option<Box<Chain<T, U>>>,
+        },
+        Tail {
+            #[serde(alias = "end")]
+            last: U,
+        },
+    }
+
     /// Streams `text` whole and in 1- and 7-byte chunks: each ends with serde's value.
     fn streams_as_serde<T>(text: &str)
     where
@@ -1421,5 +1434,8 @@ mod generic_variants {
         streams_as_serde::<Either<u8, String>>(r#"{"right": "r"}"#);
         streams_as_serde::<Bounded<String>>(r#"{"A": {"x": 1}}"#);
         streams_as_serde::<Bounded<String>>(r#"{"B": "b"}"#);
+        streams_as_serde::<Chain<u8, String>>(
+            r#"{"kind": "Link", "value": 1, "next": {"kind": "Tail", "end": "z"}}"#,
+        );
     }
 }
