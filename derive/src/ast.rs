@@ -163,6 +163,29 @@ pub(crate) fn parse<'a>(input: &'a DeriveInput, errors: &mut Vec<syn::Error>) ->
             ));
         }
     }
+    let fields: Vec<&ast::Field> = match &container.data {
+        ast::Data::Struct(_, fields) => fields.iter().collect(),
+        ast::Data::Enum(variants) => variants.iter().flat_map(|v| &v.fields).collect(),
+    };
+    for f in fields {
+        if !f.attrs.borrowed_lifetimes().is_empty() {
+            // serde borrows on `borrow`, and unasked for `&str` and `&[u8]`.
+            errors.push(match serde_attr_naming(&f.original.attrs, "borrow") {
+                Some(attr) => syn::Error::new_spanned(
+                    attr,
+                    "`#[serde(borrow)]` cannot be streamed: a stream's draft and events outlive \
+                     the chunk each value arrived in, so nothing can borrow from the input; \
+                     remove `borrow` (a `Cow<'static, str>` field then owns its text)",
+                ),
+                None => syn::Error::new_spanned(
+                    f.ty,
+                    "serde borrows this field from the input, and a stream's draft and events \
+                     outlive the chunk each value arrived in; use `String` for `&str`, \
+                     `Vec<u8>` for `&[u8]`",
+                ),
+            });
+        }
+    }
     if !errors.is_empty() {
         return None;
     }
@@ -479,6 +502,31 @@ fn data_enum<'a>(
         all,
         rename_all_fields: serde_string(&input.attrs, "rename_all_fields"),
     })
+}
+
+/// The `#[serde(...)]` attribute in `attrs` that names `key` (`borrow`, `borrow = "'a"`).
+fn serde_attr_naming<'a>(attrs: &'a [syn::Attribute], key: &str) -> Option<&'a syn::Attribute> {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("serde"))
+        .find(|attr| {
+            let mut named = false;
+            let _ = attr.parse_nested_meta(|meta| {
+                named |= meta.path.is_ident(key);
+                if meta.input.peek(syn::Token![=]) {
+                    let _: syn::Expr = meta.value()?.parse()?;
+                } else if meta.input.peek(syn::token::Paren) {
+                    let _ = meta.parse_nested_meta(|inner| {
+                        if inner.input.peek(syn::Token![=]) {
+                            let _: syn::Expr = inner.value()?.parse()?;
+                        }
+                        Ok(())
+                    });
+                }
+                Ok(())
+            });
+            named
+        })
 }
 
 /// The string of `#[serde(key = "...")]` (or `key(deserialize = "...")`) in `attrs`.
