@@ -426,6 +426,53 @@ fn error_messages_read_well() {
     insta::assert_snapshot!(out);
 }
 
+/// serde_json reads a 128-bit integer from a number's digits alone: `1.0` read by itself
+/// would be "trailing characters". The error says what the other integers' say.
+#[test]
+fn a_float_for_a_128_bit_integer_is_an_invalid_type() {
+    #[derive(Debug, Deserialize, StreamingModel)]
+    struct Big {
+        big: u128,
+        small: Vec<i128>,
+    }
+    for (text, at, wrote) in [
+        (r#"{"big": 1.0, "small": []}"#, "/big", "1.0"),
+        (r#"{"big": 1, "small": [2, -3e2]}"#, "/small/1", "-3e2"),
+        (r#"{"big": 1E400, "small": []}"#, "/big", "1E400"),
+    ] {
+        for chunk in [1, 7, text.len()] {
+            let mut stream = Big::stream();
+            let error = text
+                .as_bytes()
+                .chunks(chunk)
+                .find_map(|c| stream.feed(c).err())
+                .map(|e| e.into_error())
+                .expect("serde refuses a float for an integer");
+            assert_eq!(error.kind(), ErrorKind::Validation, "{text}");
+            assert_eq!(error.path(), Some(at), "{text}");
+            assert!(
+                error.to_string().contains(&format!(
+                    "invalid type: floating point `{wrote}`, expected an integer"
+                )),
+                "{text}: {error}"
+            );
+        }
+        assert!(serde_json::from_str::<Big>(text).is_err());
+        // Without fail-fast the error comes at the end, the same.
+        let mut stream = Big::stream_with_options(Options::default().fail_fast(false));
+        stream.feed(text.as_bytes()).unwrap();
+        let error = stream.finish().unwrap_err();
+        assert_eq!(error.path(), Some(at), "{text}");
+        assert!(error.to_string().contains("expected an integer"), "{error}");
+    }
+    // An integer still reads, at the edges of its range.
+    let text = format!(r#"{{"big": {}, "small": [{}]}}"#, u128::MAX, i128::MIN);
+    let mut stream = Big::stream();
+    stream.feed(text.as_bytes()).unwrap();
+    let big = stream.finish().unwrap();
+    assert_eq!((big.big, big.small), (u128::MAX, vec![i128::MIN]));
+}
+
 #[test]
 fn fields_settled_before_an_error_in_the_same_chunk_come_with_it() {
     let mut stream = Ticket::stream();

@@ -197,9 +197,24 @@ impl Rejected {
 /// Deserializes a settled value from its clean text.
 pub fn from_raw<V: DeserializeOwned>(raw: Raw<'_>) -> Result<V, Rejected> {
     serde_json::from_slice(raw.bytes()).map_err(|error| Rejected {
-        error,
+        error: integer_of_a_float(error, raw.bytes()),
         span: raw.span(),
     })
+}
+
+/// serde_json reads a `u128` or `i128` from a number's digits and leaves its fraction or
+/// exponent behind: read alone, `1.0` is "trailing characters". Said as serde says it for
+/// the other integers.
+fn integer_of_a_float(error: serde_json::Error, text: &[u8]) -> serde_json::Error {
+    let number = text
+        .first()
+        .is_some_and(|&b| b == b'-' || b.is_ascii_digit())
+        && text.iter().any(|&b| matches!(b, b'.' | b'e' | b'E'));
+    if !number || !error.to_string().starts_with("trailing characters") {
+        return error;
+    }
+    let shown = format!("floating point `{}`", String::from_utf8_lossy(text));
+    serde::de::Error::invalid_type(serde::de::Unexpected::Other(&shown), &"an integer")
 }
 
 /// The builder of a value that appears only when settled: follow it to its end, then
