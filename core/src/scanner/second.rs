@@ -270,11 +270,17 @@ impl Scanner {
             self.ignore_rest |= restored;
             return restored;
         }
-        // Nothing past the cap is read to tell: the array stands, as a root would (or the
-        // empty container before it, below).
-        if self.state == State::AfterCitation && self.end_citation(sink) {
-            self.ignore_rest = true;
-            return self.done;
+        // Nothing past the cap is read to tell whether the possible citation was the
+        // answer: after the answer, it is prose and the answer stands; before it, it is
+        // held in prose as any citation is, and so no value (below).
+        if self.state == State::AfterCitation {
+            if self.done && self.end_citation(sink) {
+                self.ignore_rest = true;
+                return self.done;
+            }
+            if !self.done {
+                self.set_citation_aside();
+            }
         }
         if !self.done {
             // Nothing held in prose is the value at the cap: an empty container or a

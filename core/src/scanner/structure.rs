@@ -554,7 +554,7 @@ impl Scanner {
 
     /// The citation held is prose: kept aside (the first one, and only before any empty
     /// container, which comes first as the value), the root dropped.
-    fn set_citation_aside(&mut self) {
+    pub(super) fn set_citation_aside(&mut self) {
         if self.citation.is_none()
             && self.empty_root.is_none()
             && !self.done

@@ -2165,14 +2165,39 @@ fn a_citation_in_prose_is_no_value() {
     at_every_split(&lenient(), "[1] and more", "[1]");
     at_every_split(&lenient(), "Here:\n```json\n[1]\n``` and more", "[1]");
     at_every_split(&lenient(), "Result: [1, 2] and more", "[1,2]");
-    // Nothing follows it in the reading: the cap leaves it the value, and so does a cut.
-    // A word after it makes it a citation held in prose, which a cap inside that word does
-    // not make the value (reading on may have replaced it), as a cut does not; a reading
-    // that ends inside the cap does.
-    for n in [14, 15, 18, 19] {
+    // A cut right after it leaves it the value: the reply ended there. A cap does not,
+    // just after it or inside the word after it that makes it a citation held in prose:
+    // the reply went on, and reading on may have replaced it (a review: at 14 and 15 it
+    // was the value, and `See [1] for details: {"a": 1}` capped at 8 was `[1]`). A
+    // reading that ends inside the cap makes it the value.
+    for n in [18, 19] {
         at_every_split(&lenient().max_bytes(n), "The answer [7] and", "[7]");
     }
-    for n in [16, 17] {
+    for (text, caps) in [
+        (r#"See [1] for details: {"a": 1}"#, 7..=9),
+        (r#"See [1]: {"a": 1}"#, 7..=9),
+        (r#"Options [1, 2] then {"a": 1}"#, 14..=15),
+        (r#"<think>[1]</think> See [2]. {"a": 1}"#, 26..=28),
+        (r#"x [1] y [2] z {"a":1}"#, 5..=6),
+    ] {
+        for n in caps {
+            let (result, _) = replay(&lenient().max_bytes(n), &[text.as_bytes()]);
+            assert_eq!(
+                result.map_err(|e| (e.kind(), e.offset())),
+                Err((ErrorKind::TooLarge, n as u64)),
+                "{text} capped at {n}"
+            );
+        }
+    }
+    // After the answer, one is prose: the answer stands at the cap.
+    for n in 14..=16 {
+        at_every_split(
+            &lenient().max_bytes(n),
+            r#"{"a":1} See [1] x"#,
+            r#"{"a":1}"#,
+        );
+    }
+    for n in [14, 15, 16, 17] {
         let (result, _) = replay(&lenient().max_bytes(n), &[b"The answer [7] and"]);
         assert_eq!(
             result.map_err(|e| e.kind()),
