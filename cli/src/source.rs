@@ -11,20 +11,42 @@ use std::time::Duration;
 /// to show a live stream live.
 const LOOKAHEAD: Duration = Duration::from_millis(25);
 
-/// The most bytes of stdin gathered into one chunk.
+/// The most bytes of stdin gathered into one chunk (fewer under a lower byte cap: see
+/// [`gather_limit`]).
 const GATHER_LIMIT: usize = 16 * 1024 * 1024;
 
-/// The size of one read of stdin, and how many reads may wait for the replay.
+/// The size of one read of stdin.
 const READ_SIZE: usize = 64 * 1024;
-const READS_QUEUED: usize = GATHER_LIMIT / READ_SIZE;
 
-/// Reads `input` (stdin) and sends what each read gave, until the input ends or fails.
-fn read_all(mut input: impl Read, send: &SyncSender<io::Result<Vec<u8>>>) {
+/// The most bytes of stdin gathered into one chunk, and (as many again) waiting for the
+/// replay, under the byte cap `max_bytes`: what the replay can read of them, one byte past
+/// the cap, or for a provider's events, one event's bound (eight times the cap, plus 64
+/// KiB: see [`Provided::new`]). Memory stays with the cap, whatever the input's size.
+fn gather_limit(max_bytes: u64, events: bool) -> usize {
+    let bound = match events {
+        true => max_bytes.saturating_mul(8).saturating_add(64 * 1024),
+        false => max_bytes.saturating_add(1),
+    };
+    usize::try_from(bound)
+        .unwrap_or(usize::MAX)
+        .clamp(1, GATHER_LIMIT)
+}
+
+/// Reads `input` (stdin), at most `left` bytes, and sends what each read gave, until the
+/// input ends or fails.
+fn read_all(mut input: impl Read, mut left: u64, send: &SyncSender<io::Result<Vec<u8>>>) {
     let mut buf = vec![0; READ_SIZE];
     loop {
-        let read = match input.read(&mut buf) {
+        let want = usize::try_from(left).unwrap_or(usize::MAX).min(READ_SIZE);
+        if want == 0 {
+            return;
+        }
+        let read = match input.read(buf.get_mut(..want).unwrap_or_default()) {
             Ok(0) => return,
-            Ok(n) => Ok(buf.get(..n).unwrap_or_default().to_vec()),
+            Ok(n) => {
+                left = left.saturating_sub(n as u64);
+                Ok(buf.get(..n).unwrap_or_default().to_vec())
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => Err(e),
         };
@@ -62,6 +84,7 @@ pub(crate) enum Chunks {
     Stdin {
         receive: Receiver<io::Result<Vec<u8>>>,
         failed: Option<io::Error>,
+        gather: usize,
     },
     /// stdin read `n` bytes at a time, as they are needed; at most `left` more bytes.
     Split {
@@ -84,11 +107,17 @@ impl Chunks {
     pub(crate) fn open(source: &Source, cap: u64, max_bytes: u64) -> Result<Chunks, Failure> {
         match source {
             Source::Stdin => {
-                let (send, receive) = sync_channel(READS_QUEUED);
-                std::thread::spawn(move || read_all(io::stdin().lock(), &send));
+                // One byte past the cap is enough for the stream to say it is too large
+                // (a provider's events are read to their end, their text capped
+                // downstream).
+                let gather = gather_limit(max_bytes, cap == u64::MAX);
+                let (send, receive) = sync_channel((gather / READ_SIZE).max(1));
+                let left = cap.saturating_add(1);
+                std::thread::spawn(move || read_all(io::stdin().lock(), left, &send));
                 Ok(Chunks::Stdin {
                     receive,
                     failed: None,
+                    gather,
                 })
             }
             // One byte past the cap is enough for the stream to say it is too large; a
@@ -156,7 +185,11 @@ impl Chunks {
     pub(crate) fn next_chunk(&mut self, out: &mut Vec<u8>, briefly: bool) -> io::Result<Next> {
         out.clear();
         match self {
-            Chunks::Stdin { receive, failed } => {
+            Chunks::Stdin {
+                receive,
+                failed,
+                gather,
+            } => {
                 if let Some(error) = failed.take() {
                     return Err(from_stdin(error));
                 }
@@ -172,7 +205,7 @@ impl Chunks {
                 match got {
                     Some(read) => {
                         *out = read.map_err(from_stdin)?;
-                        while out.len() < GATHER_LIMIT {
+                        while out.len() < *gather {
                             match receive.try_recv() {
                                 Ok(Ok(more)) => out.extend_from_slice(&more),
                                 Ok(Err(error)) => {
@@ -713,6 +746,27 @@ impl Input {
 mod tests {
     use super::*;
 
+    /// stdin is read to one byte past the cap, and no more waits for the replay than the
+    /// cap can use (a review: 50 MB piped under a 1,000-byte cap peaked at 35 MB).
+    #[test]
+    fn stdin_is_read_with_the_cap() {
+        let (send, receive) = sync_channel(4);
+        let input = vec![b'x'; 3 * READ_SIZE];
+        read_all(&input[..], 1001, &send);
+        drop(send);
+        let read: Vec<u8> = receive.iter().flat_map(Result::unwrap).collect();
+        assert_eq!(read.len(), 1001);
+        let (send, receive) = sync_channel(4);
+        read_all(&input[..], u64::MAX, &send);
+        drop(send);
+        assert_eq!(receive.iter().flat_map(Result::unwrap).count(), input.len());
+        assert_eq!(gather_limit(1000, false), 1001);
+        assert_eq!(gather_limit(0, false), 1);
+        assert_eq!(gather_limit(1000, true), 8000 + 64 * 1024);
+        assert_eq!(gather_limit(u64::MAX, false), GATHER_LIMIT);
+        assert_eq!(gather_limit(u64::MAX, true), GATHER_LIMIT);
+    }
+
     #[test]
     fn decodes_lines_and_joins_split_surrogates() {
         let text = "\"{\\\"a\\\": \\\"\\ud83d\"\n\n\"\\ude80\\\"}\"\n\"tab\\there \\u00e9\"\n";
@@ -876,13 +930,14 @@ mod tests {
     #[test]
     fn reads_that_came_meanwhile_are_one_chunk() {
         let input: Vec<u8> = (0..4_000_000u32).map(|i| (i % 251) as u8).collect();
-        let (send, receive) = std::sync::mpsc::sync_channel(READS_QUEUED);
+        let (send, receive) = std::sync::mpsc::sync_channel(GATHER_LIMIT / READ_SIZE);
         let source = input.clone();
-        let reader = std::thread::spawn(move || read_all(source.as_slice(), &send));
+        let reader = std::thread::spawn(move || read_all(source.as_slice(), u64::MAX, &send));
         reader.join().unwrap();
         let mut chunks = Chunks::Stdin {
             receive,
             failed: None,
+            gather: GATHER_LIMIT,
         };
         let mut got = Vec::new();
         let mut out = Vec::new();
@@ -892,12 +947,13 @@ mod tests {
         assert_eq!(got.concat(), input);
         assert_eq!(got.len(), 1, "{} chunks", got.len());
         // A read error after some bytes: the bytes first, then the error.
-        let (send, receive) = std::sync::mpsc::sync_channel(READS_QUEUED);
+        let (send, receive) = std::sync::mpsc::sync_channel(2);
         send.send(Ok(b"ab".to_vec())).unwrap();
         send.send(Err(std::io::Error::other("gone"))).unwrap();
         let mut chunks = Chunks::Stdin {
             receive,
             failed: None,
+            gather: GATHER_LIMIT,
         };
         assert_eq!(chunks.next_chunk(&mut out, false).unwrap(), Next::Chunk);
         assert_eq!(out, b"ab");
