@@ -103,7 +103,7 @@
 //! | ending | `feed` | `finish()` |
 //! |--------|--------|------------|
 //! | complete | the fields that settled | `Ok(value)` |
-//! | truncated | — | `Err`: [`ErrorKind::Truncated`], the last draft, the required fields never written |
+//! | truncated | — | `Err`: [`ErrorKind::Truncated`], the last draft, the required fields not complete (never written, or cut inside) |
 //! | not JSON | `Err(Invalid)` in that chunk | the same error, with the last draft |
 //! | no JSON at all | `Err(NoStructure)` past the idle limit | `Err(NoStructure)` |
 //! | byte or depth cap | `Err(TooLarge)` / `Err(TooDeep)` | the same, with the last draft |

@@ -1191,13 +1191,13 @@ fn a_cut_reply_names_the_keys_a_flattened_struct_still_needs() {
     assert_eq!(err.missing_keys(), ["author", "year", "title"]);
     assert!(
         err.feedback()
-            .ends_with("These required fields were missing: `author`, `year`, `title`."),
+            .ends_with("These required fields were missing or incomplete: `author`, `year`, `title`."),
         "{}",
         err.feedback()
     );
     assert!(
         err.to_string()
-            .ends_with("never written: `author`, `year`, `title`"),
+            .ends_with("not complete: `author`, `year`, `title`"),
         "{err}"
     );
     // Only what is still missing of it.

@@ -10,7 +10,7 @@
 //! | `draft` | the draft | after a chunk that changed it |
 //! | `field` | `{"field": key, "value": V}` | a top-level field settled (`V` never changes) |
 //! | `done` | the strict value | last, on success |
-//! | `error` | `{"kind", "message", "draft", "missing"}` | last, on failure: the last draft and the required fields never written |
+//! | `error` | `{"kind", "message", "draft", "missing"}` | last, on failure: the last draft and the required fields not complete (never written, or cut inside) |
 //!
 //! and keeps the connection alive with comments (`: keep-alive`, every 15 seconds unless
 //! [`DraftSse::keep_alive`] says otherwise) while the model writes nothing: a preamble,

@@ -178,7 +178,7 @@ impl<T: StreamingModel> StreamError<T> {
     }
 
     /// The JSON keys of [`StreamError::missing`]'s fields: what the model was asked for
-    /// and never wrote. A flattened struct's field has no key of its own: its struct's
+    /// and did not complete (it never wrote them, or was cut inside them). A flattened struct's field has no key of its own: its struct's
     /// missing keys stand in its place.
     pub fn missing_keys(&self) -> Vec<&'static str> {
         if self.missing.is_empty() {
@@ -188,11 +188,11 @@ impl<T: StreamingModel> StreamError<T> {
     }
 
     /// A short message for the model: the error's feedback, plus the required keys it
-    /// never wrote when the reply was cut short.
+    /// did not complete when the reply was cut short.
     pub fn feedback(&self) -> String {
         let mut text = self.error.feedback();
         if self.kind() == ErrorKind::Truncated && !self.missing.is_empty() {
-            text.push_str(" These required fields were missing: ");
+            text.push_str(" These required fields were missing or incomplete: ");
             text.push_str(&quoted(&self.missing_keys()));
             text.push('.');
         }
@@ -221,7 +221,7 @@ impl<T: StreamingModel> fmt::Display for StreamError<T> {
         if self.kind() == ErrorKind::Truncated && !self.missing.is_empty() {
             write!(
                 f,
-                "; required fields never written: {}",
+                "; required fields not complete: {}",
                 quoted(&self.missing_keys())
             )?;
         }
