@@ -1190,8 +1190,9 @@ fn a_cut_reply_names_the_keys_a_flattened_struct_still_needs() {
     assert_eq!(err.missing(), [FlatFieldName::Meta, FlatFieldName::Title]);
     assert_eq!(err.missing_keys(), ["author", "year", "title"]);
     assert!(
-        err.feedback()
-            .ends_with("These required fields were missing or incomplete: `author`, `year`, `title`."),
+        err.feedback().ends_with(
+            "These required fields were missing or incomplete: `author`, `year`, `title`."
+        ),
         "{}",
         err.feedback()
     );

@@ -237,6 +237,45 @@ fn constraints_are_checked_as_the_value_settles() {
     assert_eq!(err.path(), Some("/unitPrice"));
 }
 
+/// A number its constraint refuses stays out of the draft, as one serde refuses does (a
+/// review: `"unitPrice": 20000` stayed in the error's draft, and a page showed it); a
+/// string, shown as it streamed, stays.
+#[test]
+fn a_refused_number_stays_out_of_the_draft() {
+    let text = br#"{"productName": "Lamp", "unitPrice": 20000, "tags": ["a"], "discount": 300}"#;
+    for chunk in [1, 7, text.len()] {
+        let mut stream = Listing::stream();
+        let err = text
+            .chunks(chunk)
+            .find_map(|c| stream.feed(c).err())
+            .expect("the price is refused");
+        assert_eq!(err.path(), Some("/unitPrice"));
+        assert_eq!(stream.draft().product_name.as_deref(), Some("Lamp"));
+        assert_eq!(stream.draft().unit_price, None, "{:?}", stream.draft());
+        let err = stream.finish().unwrap_err();
+        let draft = err.draft().expect("the last draft");
+        assert_eq!(draft.unit_price, None, "{draft:?}");
+        // Without fail-fast, the draft goes on without it, never showing it; so for one
+        // serde refuses.
+        let mut stream = Listing::stream_with_options(settled::Options::default().fail_fast(false));
+        for c in text.chunks(chunk) {
+            stream.feed(c).unwrap();
+            assert_eq!(stream.draft().unit_price, None);
+            assert_eq!(stream.draft().discount, None);
+        }
+        assert_eq!(stream.draft().tags, Some(vec!["a".to_owned()]));
+        let err = stream.finish().unwrap_err();
+        assert_eq!(err.error().path(), Some("/unitPrice"));
+        assert_eq!(err.draft().and_then(|d| d.unit_price), None);
+    }
+    let mut stream = Listing::stream();
+    let err = stream
+        .feed(br#"{"productName": "La", "unitPrice": 1}"#)
+        .unwrap_err();
+    assert_eq!(err.path(), Some("/productName"));
+    assert_eq!(stream.draft().product_name.as_deref(), Some("La"));
+}
+
 /// The library leaves `serde_json`'s features alone (its `Map` sorts keys in this build, as
 /// in an application that never asked for `preserve_order`), and schemas still list
 /// properties in field order, in the value and in the text sent to a provider.

@@ -755,12 +755,16 @@ pub fn field<'d, M: StreamingModel, F: 'static>(
     constraint: Option<Constraint<M::Value>>,
 ) -> Reply<'d, F> {
     match op {
-        Op::Step(member, event) => Reply::Flow(settle_member(
-            M::step(member, event, slot),
-            event,
-            settled,
-            constraint,
-        )),
+        Op::Step(member, event) => {
+            // A value that appears only once settled (a number, an atomic value) and that
+            // its constraint refuses stays out of the draft, as one serde refuses does.
+            let appeared = slot.is_none();
+            let flow = settle_member(M::step(member, event, slot), event, settled, constraint);
+            if appeared && matches!(flow, Flow::Done(Err(_))) {
+                *slot = None;
+            }
+            Reply::Flow(flow)
+        }
         Op::Closed(_, false) if constraint.is_none() && !M::VALIDATES => Reply::Field(Ok(None)),
         Op::Closed(raw, _) => {
             Reply::Field(settle_draft::<M, F>(slot, raw, settled, constraint).map(Some))
