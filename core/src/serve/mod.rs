@@ -257,8 +257,9 @@ where
 pub struct DraftEvents<T, S> {
     updates: Pin<Box<S>>,
     out: VecDeque<Event>,
-    /// The last draft sent.
-    draft: Option<Value>,
+    /// The last draft sent, as sent: its keys in the model's field order (a `Value`'s map
+    /// would sort them, unless an application turned on serde_json's `preserve_order`).
+    draft: Option<String>,
     /// The keys whose `field` event was sent.
     settled: Vec<&'static str>,
     ended: bool,
@@ -276,7 +277,11 @@ impl<T, S> fmt::Debug for DraftEvents<T, S> {
 }
 
 fn event(name: &'static str, data: &Value) -> Event {
-    Event::default().event(name).data(data.to_string())
+    event_text(name, data.to_string())
+}
+
+fn event_text(name: &'static str, data: String) -> Event {
+    Event::default().event(name).data(data)
 }
 
 impl<T: StreamingModel, S> DraftEvents<T, S> {
@@ -296,20 +301,30 @@ impl<T: StreamingModel, S> DraftEvents<T, S> {
     }
 
     fn draft(&mut self, draft: &T::Draft) {
-        let Ok(value) = serde_json::to_value(draft) else {
+        let names = T::settled(Some(draft));
+        if names.iter().any(|n| !self.settled.contains(&n.key())) {
+            if let Ok(value) = serde_json::to_value(draft) {
+                self.settle(names, &value);
+            }
+        }
+        let Ok(text) = serde_json::to_string(draft) else {
             return; // a draft serde_json cannot write: the next one, or the value, will do
         };
-        self.settle(T::settled(Some(draft)), &value);
-        if self.draft.as_ref() != Some(&value) {
-            self.out.push_back(event("draft", &value));
-            self.draft = Some(value);
+        if self.draft.as_ref() != Some(&text) {
+            self.out.push_back(event_text("draft", text.clone()));
+            self.draft = Some(text);
         }
     }
 
-    fn error(&mut self, kind: &str, message: String, draft: Option<Value>, missing: Vec<&str>) {
-        let payload =
-            json!({ "kind": kind, "message": message, "draft": draft, "missing": missing });
-        self.out.push_back(event("error", &payload));
+    /// The `error` event: `draft` is JSON text (the last draft, in field order).
+    fn error(&mut self, kind: &str, message: String, draft: Option<String>, missing: Vec<&str>) {
+        let head = json!({ "kind": kind, "message": message }).to_string();
+        let missing = json!(missing).to_string();
+        let draft = draft.unwrap_or_else(|| "null".to_owned());
+        // `{"kind":…,"message":…` then the draft and the missing keys, in that order.
+        let head = head.strip_suffix('}').unwrap_or(&head);
+        let payload = format!("{head},\"draft\":{draft},\"missing\":{missing}}}");
+        self.out.push_back(event_text("error", payload));
         self.ended = true;
     }
 }
@@ -340,16 +355,20 @@ where
                 // Which field settled is read off the draft that follows.
                 Some(Ok(Update::Field(_))) => {}
                 Some(Ok(Update::Draft(draft))) => this.draft(&draft),
-                Some(Ok(Update::Done(value))) => match serde_json::to_value(&value) {
-                    Ok(value) => {
-                        this.settle(T::Name::all().iter().copied(), &value);
-                        this.out.push_back(event("done", &value));
-                        this.ended = true;
+                Some(Ok(Update::Done(value))) => {
+                    match serde_json::to_value(&value)
+                        .and_then(|v| serde_json::to_string(&value).map(|text| (v, text)))
+                    {
+                        Ok((tree, text)) => {
+                            this.settle(T::Name::all().iter().copied(), &tree);
+                            this.out.push_back(event_text("done", text));
+                            this.ended = true;
+                        }
+                        Err(e) => this.error("serialize", e.to_string(), None, Vec::new()),
                     }
-                    Err(e) => this.error("serialize", e.to_string(), None, Vec::new()),
-                },
+                }
                 Some(Err(UpdateError::Stream(e))) => {
-                    let draft = e.draft().and_then(|d| serde_json::to_value(d).ok());
+                    let draft = e.draft().and_then(|d| serde_json::to_string(d).ok());
                     let missing = e.missing_keys();
                     let message = e.to_string();
                     this.error(e.kind().as_str(), message, draft, missing);

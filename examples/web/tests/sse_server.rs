@@ -138,6 +138,19 @@ async fn review_events_arrive_over_http() {
     assert_eq!(done.event.as_deref(), Some("done"));
     let review = data(done);
     assert_eq!(review["score"], 8);
+    // In the model's field order, not sorted (as a `Value`'s map would be): the value and
+    // each draft.
+    let order = |text: &str| {
+        let at = |key: &str| text.find(&format!("\"{key}\":"));
+        (at("verdict"), at("reasons"), at("score"))
+    };
+    assert!(matches!(order(&done.data), (Some(v), Some(r), Some(s)) if v < r && r < s));
+    let last_draft = events
+        .iter()
+        .rev()
+        .find(|e| e.event.as_deref() == Some("draft"))
+        .unwrap();
+    assert!(matches!(order(&last_draft.data), (Some(v), Some(r), _) if v < r));
     assert_eq!(
         fields[1]["value"], review["reasons"],
         "a field's value is final"
@@ -193,6 +206,13 @@ async fn a_cut_reply_ends_with_an_error_event_and_the_last_draft() {
         .find(|e| e.event.as_deref() == Some("draft"))
         .unwrap();
     assert_eq!(data(draft), error["draft"]);
+    // Its draft in the model's field order, as the drafts are sent.
+    let text = &last.data;
+    assert!(
+        text.find("\"verdict\":") < text.find("\"reasons\":"),
+        "{text}"
+    );
+    assert!(text.starts_with("{\"kind\":\"truncated\""), "{text}");
 }
 
 #[tokio::test]
