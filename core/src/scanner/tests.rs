@@ -2184,7 +2184,7 @@ fn a_citation_in_prose_is_no_value() {
             let (result, _) = replay(&lenient().max_bytes(n), &[text.as_bytes()]);
             assert_eq!(
                 result.map_err(|e| (e.kind(), e.offset())),
-                Err((ErrorKind::TooLarge, n as u64)),
+                Err((ErrorKind::TooLarge, n)),
                 "{text} capped at {n}"
             );
         }
