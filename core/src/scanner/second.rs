@@ -287,8 +287,10 @@ impl Scanner {
             // citation there is a false start that reading on may have replaced (`Sure: []
             // and the answer: {"a": 1}`), as a provider's cut does not make it the answer
             // either, so the reading is too large. A root refused at its first value still
-            // gives its own error (see `Scanner::refused_root`).
-            if self.refusal_stands() {
+            // gives its own error (see `Scanner::refused_root`); one refused at its first
+            // key does not: an empty container or a citation after it, which the cap may
+            // have kept from coming, would be the value (`Output:\n{name: "x"}\nSee [1].`).
+            if self.refusal_stands() && !self.refused_weak {
                 let _ = self.fall_back_on_empty_root(sink);
             }
             return false;

@@ -801,6 +801,19 @@ fn a_root_refused_at_its_first_value_is_the_error_when_no_other_comes() {
     let input = b"Sure: {\"a\": 01} {} and then some more prose here";
     let e = fails(&lenient().max_bytes(25), input, ErrorKind::Invalid);
     assert_eq!(e.offset(), 13);
+    // One refused at its first key gives way to an empty container or a citation after
+    // it, which a cap may keep from coming: the cap is the reading's end (a review: capped
+    // at 27 this was `invalid`, read whole it is `[1]`).
+    let input = "Output:\n{name: \"x\"}\nSee [1].";
+    at_every_split(&lenient(), input, "[1]");
+    for cap in 9..input.len() as u64 {
+        let (result, _) = replay(&lenient().max_bytes(cap), &[input.as_bytes()]);
+        assert_eq!(
+            result.map_err(|e| (e.kind(), e.offset())),
+            Err((ErrorKind::TooLarge, cap)),
+            "capped at {cap}"
+        );
+    }
     // A root that comes after it is the answer.
     for input in [
         "Format: {\"name\": <string>}. Here: {\"name\": \"x\"}",

@@ -107,7 +107,11 @@
 //!       began();
 //!       for (const key of FIELDS) if (key in draft) show(key, 'streaming', draft[key]);
 //!     }),
-//!     field: mine(({ field, value }) => { began(); show(field, 'settled', value); }),
+//!     // Only the page's own fields: another key must not reach another element.
+//!     field: mine(({ field, value }) => {
+//!       began();
+//!       if (FIELDS.includes(field)) show(field, 'settled', value);
+//!     }),
 //!     // The final value is `done`'s, whatever the drafts showed.
 //!     done: mine(value => {
 //!       ended = true;
