@@ -513,20 +513,25 @@ fn serde_attr_naming<'a>(attrs: &'a [syn::Attribute], key: &str) -> Option<&'a s
             let mut named = false;
             let _ = attr.parse_nested_meta(|meta| {
                 named |= meta.path.is_ident(key);
-                if meta.input.peek(syn::Token![=]) {
-                    let _: syn::Expr = meta.value()?.parse()?;
-                } else if meta.input.peek(syn::token::Paren) {
-                    let _ = meta.parse_nested_meta(|inner| {
-                        if inner.input.peek(syn::Token![=]) {
-                            let _: syn::Expr = inner.value()?.parse()?;
-                        }
-                        Ok(())
-                    });
-                }
-                Ok(())
+                skip_entry(&meta)
             });
             named
         })
+}
+
+/// Reads past the value of a `#[serde(...)]` entry: `= expr`, or `(...)` of such entries.
+fn skip_entry(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _ = meta.parse_nested_meta(|inner| {
+            if inner.input.peek(syn::Token![=]) {
+                let _: syn::Expr = inner.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    Ok(())
 }
 
 /// The string of `#[serde(key = "...")]` (or `key(deserialize = "...")`) in `attrs`.
@@ -548,15 +553,8 @@ pub(crate) fn serde_string(attrs: &[syn::Attribute], key: &str) -> Option<String
                         Ok(())
                     })?;
                 }
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            } else if meta.input.peek(syn::token::Paren) {
-                let _ = meta.parse_nested_meta(|inner| {
-                    if inner.input.peek(syn::Token![=]) {
-                        let _: syn::Expr = inner.value()?.parse()?;
-                    }
-                    Ok(())
-                });
+            } else {
+                skip_entry(&meta)?;
             }
             Ok(())
         });
